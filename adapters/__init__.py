@@ -1,0 +1,1 @@
+"""Framework adapters: one module per framework, each imported on demand."""

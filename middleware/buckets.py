@@ -1,0 +1,110 @@
+"""Splitting discovered rules into the buckets a session uses (DESIGN §4).
+
+In order: disabled names and (optionally) builtins are dropped by
+discovery; a rule with a usable ``condition``/``ast_condition`` → ttsr;
+``always_apply`` → generic; an unscoped Claude rule → instructions; globs →
+scoped (also listed in ``<domain-rules>`` when it has a description);
+description only → rulebook; nothing → manual (``rule://`` only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ruleweave.conditions import compile_condition
+from ruleweave.rules import Bucket, DiscoveryWarning, Rule
+
+TtsrCheck = Callable[[Rule], tuple[bool, list[str]]]
+"""Whether a rule can register as a streamed rule, and why parts of it cannot."""
+
+
+def default_ttsr_check(rule: Rule) -> tuple[bool, list[str]]:
+    """A rule is TTSR when at least one condition compiles or it has an AST condition."""
+    problems: list[str] = []
+    usable = bool(rule.ast_condition)
+    for pattern in rule.condition:
+        compiled, problem = compile_condition(pattern)
+        if compiled is not None:
+            usable = True
+        elif problem:
+            problems.append(problem)
+    return usable, problems
+
+
+def bucket_of(rule: Rule, is_ttsr: bool) -> Bucket:
+    """The bucket ``rule`` belongs in, given whether it registered as TTSR."""
+    if is_ttsr:
+        return Bucket.TTSR
+    if rule.always_apply:
+        return Bucket.GENERIC
+    if rule.joins_instructions:
+        return Bucket.INSTRUCTIONS
+    if rule.globs:
+        return Bucket.SCOPED
+    if rule.description:
+        return Bucket.RULEBOOK
+    return Bucket.MANUAL
+
+
+@dataclass(frozen=True, slots=True)
+class Buckets:
+    """Rules by bucket, each tuple in precedence order.
+
+    Attributes:
+        by_rule: The bucket of each rule name.
+        warnings: Conditions that could not be compiled, naming the rule's file.
+    """
+
+    ttsr: tuple[Rule, ...]
+    generic: tuple[Rule, ...]
+    scoped: tuple[Rule, ...]
+    rulebook: tuple[Rule, ...]
+    manual: tuple[Rule, ...]
+    instructions: tuple[Rule, ...]
+    by_rule: dict[str, Bucket]
+    warnings: tuple[DiscoveryWarning, ...]
+
+    @property
+    def domain(self) -> tuple[Rule, ...]:
+        """Rules listed in ``<domain-rules>``: the rulebook and described scoped rules."""
+        return self.rulebook + tuple(r for r in self.scoped if r.description)
+
+
+def assign(rules: Iterable[Rule], ttsr_check: TtsrCheck = default_ttsr_check) -> Buckets:
+    """Assign every rule to its bucket.
+
+    Args:
+        rules: Rules in precedence order.
+        ttsr_check: Decides whether a rule registers as TTSR.
+
+    Returns:
+        The buckets, with a warning for every condition that cannot compile.
+    """
+    groups: dict[Bucket, list[Rule]] = {bucket: [] for bucket in Bucket}
+    by_rule: dict[str, Bucket] = {}
+    warnings: list[DiscoveryWarning] = []
+    for rule in rules:
+        is_ttsr = False
+        if rule.condition or rule.ast_condition:
+            is_ttsr, problems = ttsr_check(rule)
+            for problem in problems:
+                warnings.append(
+                    DiscoveryWarning(
+                        path=rule.path, provider=rule.source.provider,
+                        message=f"rule {rule.name!r}: {problem}",
+                    )
+                )
+        bucket = bucket_of(rule, is_ttsr)
+        groups[bucket].append(rule)
+        by_rule[rule.name] = bucket
+    return Buckets(
+        ttsr=tuple(groups[Bucket.TTSR]),
+        generic=tuple(groups[Bucket.GENERIC]),
+        scoped=tuple(groups[Bucket.SCOPED]),
+        rulebook=tuple(groups[Bucket.RULEBOOK]),
+        manual=tuple(groups[Bucket.MANUAL]),
+        instructions=tuple(groups[Bucket.INSTRUCTIONS]),
+        by_rule=by_rule,
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,60 @@
+"""The ``ruleweave`` command line.
+
+Each subcommand lives in its own module with ``register(subparsers)``;
+exit codes are 0 ok, 1 findings, 2 usage or unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from ruleweave.cli.common import UsageError
+
+COMMANDS: tuple[str, ...] = ("scan", "prompt", "explain", "read", "spec", "ttsr", "replay")
+"""Subcommand modules under ``ruleweave.cli``, in help order."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="ruleweave",
+        description="Discover a repository's coding-agent rules and weave them into sessions.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"ruleweave.cli.{name}")
+        except ModuleNotFoundError:
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code.
+
+    Args:
+        argv: Arguments without the program name (default: ``sys.argv[1:]``).
+
+    Returns:
+        0 ok, 1 findings or failures, 2 usage or unreadable input.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    try:
+        return int(args.func(args))
+    except UsageError as exc:
+        print(f"ruleweave: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""``ruleweave scan``: every rule found, its provider, bucket and shadowed copies."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ruleweave.buckets import assign
+from ruleweave.cli.common import add_cwd, add_json, config_from, print_json
+from ruleweave.discovery import discover
+from ruleweave.paths import display
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``scan`` subcommand."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "scan", help="list discovered rules, their buckets and warnings"
+    )
+    add_cwd(parser)
+    add_json(parser)
+    parser.add_argument(
+        "--strict", action="store_true", help="exit 1 when discovery produced warnings"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Scan and print; 1 with ``--strict`` when there are warnings."""
+    config = config_from(args)
+    found = discover(config)
+    buckets = assign(found.rules)
+    warnings = (*found.warnings, *buckets.warnings)
+    root = config.root
+    if args.json:
+        print_json(
+            {
+                "rules": [
+                    {
+                        "name": r.name,
+                        "provider": r.source.provider,
+                        "bucket": buckets.by_rule[r.name].value,
+                        "path": r.path,
+                        "globs": list(r.globs),
+                        "always_apply": r.always_apply,
+                        "description": r.description,
+                        "shadowed": [{"provider": s.provider, "path": s.path} for s in r.shadowed],
+                    }
+                    for r in found.rules
+                ],
+                "warnings": [
+                    {"path": w.path, "message": w.message if not w.line else f"line {w.line}: {w.message}"}
+                    for w in warnings
+                ],
+                "instructions": [],
+            }
+        )
+    else:
+        rows = [("NAME", "PROVIDER", "BUCKET", "GLOBS", "SHADOWED")]
+        for r in found.rules:
+            rows.append(
+                (
+                    r.name,
+                    r.source.provider,
+                    buckets.by_rule[r.name].value,
+                    ", ".join(r.globs) or "-",
+                    ", ".join(f"{s.provider}:{display(s.path, root)}" for s in r.shadowed) or "-",
+                )
+            )
+        widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        for row in rows:
+            print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4])
+        print(f"\n{len(found.rules)} rules, {len(found.shadowed)} shadowed")
+        if warnings:
+            print(f"\n{len(warnings)} warnings:")
+            for w in warnings:
+                where = display(w.path, root) + (f":{w.line}" if w.line else "")
+                print(f"  {where}: {w.message}" if where else f"  {w.message}")
+    return 1 if args.strict and warnings else 0

@@ -1,0 +1,153 @@
+"""`RuleweaveConfig`: every option and limit, and the one place defaults read the environment.
+
+Nothing deeper in the stack calls ``os.getcwd()`` or reads ``os.environ``:
+the config resolves ``cwd``, the project root, ``HOME``, ``CLAUDE_CONFIG_DIR``
+and ``RULEWEAVE_HOME`` once, when it is built.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ruleweave.rules import InterruptMode
+
+SymlinkPolicy = Literal["within", "follow", "ignore"]
+"""How discovery treats symbolic links: ``within`` follows a link only when its
+target stays inside the project or the user tier; ``follow`` follows every
+link; ``ignore`` skips every link."""
+
+DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = (
+    "AGENTS.md",
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    "CLAUDE.local.md",
+)
+
+
+def _find_project_root(cwd: Path, markers: tuple[str, ...]) -> Path:
+    for directory in (cwd, *cwd.parents):
+        if any((directory / marker).exists() for marker in markers):
+            return directory
+    return cwd
+
+
+class RuleweaveConfig(BaseModel):
+    """Every option of discovery, sessions and the CLI.
+
+    Build it with keyword arguments; unset paths are filled from the
+    environment when the config is made (``cwd`` from the process, ``home``
+    from ``HOME``, ``claude_config_dir`` from ``CLAUDE_CONFIG_DIR``,
+    ``ruleweave_home`` from ``RULEWEAVE_HOME``) and the project root is the
+    nearest directory at or above ``cwd`` holding one of ``root_markers``.
+
+    Attributes:
+        cwd: The directory the agent works in.
+        project_root: The project's root; found from ``root_markers`` if unset.
+        root_markers: Names whose presence marks the project root.
+        home: The user's home directory (user-tier rule locations).
+        claude_config_dir: Claude Code's config dir (default ``~/.claude``).
+        ruleweave_home: ruleweave's own user dir (default ``~/.ruleweave``).
+        disabled_providers: Provider ids to skip.
+        disabled_rules: Rule names to drop.
+        builtin_rules: Keep the rules shipped with ruleweave.
+        max_rule_bytes: Cap on one rule's body; longer bodies are cut.
+        max_rule_files: Cap on rule files read from one provider root.
+        max_file_bytes: Cap on the bytes read from any one file.
+        symlinks: Symbolic-link policy (see ``SymlinkPolicy``).
+        instruction_files: Instruction file names looked up in each walk dir.
+        instructions_max_bytes: Byte budget of the instruction blob.
+        import_max_depth: Nesting limit of ``@path`` imports.
+        allow_outside_imports: Let ``@path`` imports leave the project.
+        custom_system_prompt: The caller's own system prompt, for dedup.
+        custom_template: Render rules with the ``<rule name>`` template.
+        templates: Overrides of the named prompt templates.
+        interrupt_mode: Default TTSR interrupt mode.
+        event_log: Also write every event as a JSON line to this file.
+        skillspec: A SkillSpec file to steer with.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    cwd: Path = Field(default_factory=Path.cwd)
+    project_root: Path | None = None
+    root_markers: tuple[str, ...] = (".git",)
+    home: Path | None = None
+    claude_config_dir: Path | None = None
+    ruleweave_home: Path | None = None
+    disabled_providers: frozenset[str] = frozenset()
+    disabled_rules: frozenset[str] = frozenset()
+    builtin_rules: bool = True
+    max_rule_bytes: int = Field(default=32 * 1024, gt=0)
+    max_rule_files: int = Field(default=64, gt=0)
+    max_file_bytes: int = Field(default=256 * 1024, gt=0)
+    symlinks: SymlinkPolicy = "within"
+    instruction_files: tuple[str, ...] = DEFAULT_INSTRUCTION_FILES
+    instructions_max_bytes: int = Field(default=32 * 1024, gt=0)
+    import_max_depth: int = Field(default=4, ge=0)
+    allow_outside_imports: bool = False
+    custom_system_prompt: str | None = None
+    custom_template: bool = False
+    templates: dict[str, str] = Field(default_factory=dict)
+    interrupt_mode: InterruptMode = "always"
+    event_log: Path | None = None
+    skillspec: Path | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_from_environment(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        env = os.environ
+        cwd = Path(data.get("cwd") or Path.cwd()).expanduser()
+        cwd = cwd if cwd.is_absolute() else Path.cwd() / cwd
+        data["cwd"] = Path(os.path.normpath(cwd))
+        markers = tuple(data.get("root_markers") or (".git",))
+        if data.get("project_root") is None:
+            data["project_root"] = _find_project_root(data["cwd"], markers)
+        else:
+            data["project_root"] = Path(os.path.abspath(Path(data["project_root"]).expanduser()))
+        home = data.get("home")
+        if home is None:
+            home = env.get("HOME") or str(Path.home())
+        data["home"] = Path(home)
+        if data.get("claude_config_dir") is None:
+            data["claude_config_dir"] = Path(
+                env.get("CLAUDE_CONFIG_DIR") or data["home"] / ".claude"
+            )
+        if data.get("ruleweave_home") is None:
+            data["ruleweave_home"] = Path(
+                env.get("RULEWEAVE_HOME") or data["home"] / ".ruleweave"
+            )
+        for key in ("disabled_providers", "disabled_rules"):
+            if key in data and data[key] is not None:
+                data[key] = frozenset(data[key])
+        return data
+
+    @property
+    def root(self) -> Path:
+        """The project root (always set once the config is built)."""
+        assert self.project_root is not None
+        return self.project_root
+
+    @property
+    def user_home(self) -> Path:
+        """The user's home directory (always set once the config is built)."""
+        assert self.home is not None
+        return self.home
+
+    @property
+    def claude_dir(self) -> Path:
+        """Claude Code's user config directory."""
+        assert self.claude_config_dir is not None
+        return self.claude_config_dir
+
+    @property
+    def native_home(self) -> Path:
+        """ruleweave's user directory."""
+        assert self.ruleweave_home is not None
+        return self.ruleweave_home

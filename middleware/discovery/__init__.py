@@ -1,0 +1,110 @@
+"""Rule discovery: providers → one list of rules, with shadowed rules and warnings.
+
+``discover(config)`` runs every enabled provider in precedence order,
+keeps the first rule of each name (project over user and nearest-cwd over
+higher directories inside a provider), records the losers as shadowed,
+and turns every problem, including a provider that raises, into a warning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import structlog
+
+from ruleweave.config import RuleweaveConfig
+from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.provider import Provider
+from ruleweave.discovery.registry import PROVIDERS, ordered
+from ruleweave.rules import DiscoveryWarning, Rule
+
+__all__ = ["PROVIDERS", "Discovery", "DiscoveryContext", "Provider", "discover"]
+
+_log = structlog.get_logger("ruleweave.discovery")
+
+
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    """What discovery found.
+
+    Attributes:
+        rules: The winning rules, in precedence order (each carries ``shadowed``).
+        shadowed: Every rule that lost a name clash.
+        warnings: Every problem met, each naming its file.
+    """
+
+    rules: tuple[Rule, ...]
+    shadowed: tuple[Rule, ...]
+    warnings: tuple[DiscoveryWarning, ...]
+
+
+def _provider_winners(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
+    """Inside one provider the last of a name wins (project after user, cwd last)."""
+    last: dict[str, int] = {}
+    for index, rule in enumerate(rules):
+        last[rule.name] = index
+    winners, losers = [], []
+    for index, rule in enumerate(rules):
+        (winners if last[rule.name] == index else losers).append(rule)
+    losers_by_name: dict[str, list[Rule]] = {}
+    for rule in reversed(losers):
+        losers_by_name.setdefault(rule.name, []).append(rule)
+    merged = [
+        rule.model_copy(
+            update={"shadowed": tuple(r.source for r in losers_by_name.get(rule.name, []))}
+        )
+        if rule.name in losers_by_name
+        else rule
+        for rule in winners
+    ]
+    return merged, losers
+
+
+def discover(
+    config: RuleweaveConfig, providers: tuple[Provider, ...] = PROVIDERS
+) -> Discovery:
+    """Find every rule the configuration reaches.
+
+    Args:
+        config: Where to look and what to skip.
+        providers: The providers to run (default: all registered).
+
+    Returns:
+        The ``Discovery``; never raises for bad files or failing providers.
+    """
+    ctx = DiscoveryContext(config)
+    kept: dict[str, Rule] = {}
+    order: list[str] = []
+    shadowed: list[Rule] = []
+    for provider in ordered(providers):
+        if provider.id in config.disabled_providers:
+            continue
+        ctx.provider = provider.id
+        try:
+            loaded = provider.load(ctx)
+        except Exception as exc:  # noqa: BLE001 - a failing provider is a warning
+            ctx.warn("", f"provider {provider.id!r} failed: {exc.__class__.__name__}: {exc}")
+            continue
+        winners, losers = _provider_winners(loaded)
+        shadowed.extend(losers)
+        for rule in winners:
+            if rule.name in config.disabled_rules:
+                continue
+            best = kept.get(rule.name)
+            if best is None:
+                kept[rule.name] = rule
+                order.append(rule.name)
+            else:
+                kept[rule.name] = best.model_copy(
+                    update={"shadowed": (*best.shadowed, rule.source, *rule.shadowed)}
+                )
+                shadowed.append(rule)
+    ctx.provider = None
+    for warning in ctx.warnings:
+        _log.warning("discovery_warning", path=warning.path, line=warning.line,
+                     provider=warning.provider, message=warning.message)
+    return Discovery(
+        rules=tuple(kept[name] for name in order),
+        shadowed=tuple(shadowed),
+        warnings=tuple(ctx.warnings),
+    )

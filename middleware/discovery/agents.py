@@ -1,0 +1,36 @@
+"""agents (priority 70): ``.agent/rules`` and ``.agents/rules``.
+
+User tier ``~/.agent/rules`` and ``~/.agents/rules`` first, then both
+directories in each directory of the root→cwd walk. Name: the file stem;
+all fields through the shared markdown mapping.
+"""
+
+from __future__ import annotations
+
+from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.markdown import load_dir
+from ruleweave.discovery.provider import Provider
+from ruleweave.rules import Rule
+
+ID, PRIORITY = "agents", 70
+_DIRS = (".agent", ".agents")
+
+
+def load(ctx: DiscoveryContext) -> list[Rule]:
+    """Load agents rules, user tier first."""
+    rules: list[Rule] = []
+    for name in _DIRS:
+        rules += load_dir(
+            ctx, ctx.config.user_home / name / "rules", provider=ID, priority=PRIORITY,
+            level="user", suffixes=(".md", ".mdc"),
+        )
+    for directory in ctx.walk:
+        for name in _DIRS:
+            rules += load_dir(
+                ctx, directory / name / "rules", provider=ID, priority=PRIORITY,
+                level="project", suffixes=(".md", ".mdc"),
+            )
+    return rules
+
+
+PROVIDER = Provider(ID, PRIORITY, load, ".agent/rules, .agents/rules (cwd up to root), ~/.agent(s)")

@@ -1,0 +1,45 @@
+"""claude (priority 60): Claude Code's ``.claude/rules``.
+
+User tier ``$CLAUDE_CONFIG_DIR/rules`` (default ``~/.claude/rules``) first,
+then ``.claude/rules/**/*.md`` in each directory of the root→cwd walk.
+Name: frontmatter ``name``, else the stem. ``paths:`` become globs; a rule
+without ``paths`` joins the instruction blob (seed 001).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruleweave import frontmatter as fm
+from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.markdown import load_dir, standard_fields
+from ruleweave.discovery.provider import Provider
+from ruleweave.rules import Rule
+
+ID, PRIORITY = "claude", 60
+
+
+def _fields(data: dict[str, Any]) -> dict[str, Any]:
+    fields = standard_fields(data)
+    globs = fm.as_globs(data.get("paths")) or fields["globs"]
+    fields["globs"] = globs
+    if not globs and not fields["condition"] and not fields["ast_condition"]:
+        fields["joins_instructions"] = True
+    return fields
+
+
+def load(ctx: DiscoveryContext) -> list[Rule]:
+    """Load Claude rules, user tier first."""
+    rules = load_dir(
+        ctx, ctx.config.claude_dir / "rules", provider=ID, priority=PRIORITY, level="user",
+        mapper=_fields, name_from_frontmatter=True,
+    )
+    for directory in ctx.walk:
+        rules += load_dir(
+            ctx, directory / ".claude" / "rules", provider=ID, priority=PRIORITY,
+            level="project", mapper=_fields, name_from_frontmatter=True,
+        )
+    return rules
+
+
+PROVIDER = Provider(ID, PRIORITY, load, "$CLAUDE_CONFIG_DIR/rules, .claude/rules/**/*.md")

@@ -1,0 +1,178 @@
+"""What a provider gets: the config, the walk, and safe listing and reading.
+
+Listing follows the configured symlink policy, never loops on a symlink
+cycle, caps the files taken from one root, and turns every unreadable
+directory or refused link into a warning; reading is bounded (``reading``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruleweave.config import RuleweaveConfig
+from ruleweave.paths import is_within, normalise, walk_down
+from ruleweave.reading import read_text
+from ruleweave.rules import DiscoveryWarning, Level
+
+_MAX_DEPTH = 12
+
+
+@dataclass
+class DiscoveryContext:
+    """Shared inputs and helpers for one discovery run.
+
+    Attributes:
+        config: The configuration.
+        walk: Directories from the project root down to cwd, root first.
+        warnings: Warnings collected so far (providers append through ``warn``).
+        provider: The id of the provider currently loading (for warnings).
+    """
+
+    config: RuleweaveConfig
+    walk: list[Path] = field(default_factory=list)
+    warnings: list[DiscoveryWarning] = field(default_factory=list)
+    provider: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.walk:
+            self.walk = walk_down(self.config.root, self.config.cwd)
+
+    def warn(self, path: Path | str, message: str, line: int | None = None) -> None:
+        """Record a warning naming ``path``."""
+        self.warnings.append(
+            DiscoveryWarning(path=str(path), message=message, provider=self.provider, line=line)
+        )
+
+    def bases(self, level: Level) -> tuple[Path, ...]:
+        """Where a symlink met at ``level`` may lead under the ``within`` policy."""
+        if level == "user":
+            return (
+                normalise(self.config.user_home),
+                normalise(self.config.claude_dir),
+                normalise(self.config.native_home),
+            )
+        return (normalise(self.config.root),)
+
+    def link_ok(self, path: Path, level: Level) -> bool:
+        """Whether a symlink at ``path`` may be followed; warns when it may not."""
+        policy = self.config.symlinks
+        if policy == "ignore":
+            self.warn(path, "is a symbolic link and symlinks are ignored by configuration")
+            return False
+        try:
+            target = Path(os.path.realpath(path, strict=True))
+        except (OSError, RuntimeError):
+            self.warn(path, "is a broken or looping symbolic link and was skipped")
+            return False
+        if policy == "follow":
+            return True
+        real_bases = [Path(os.path.realpath(b)) for b in self.bases(level)]
+        if any(is_within(target, base) for base in real_bases):
+            return True
+        self.warn(path, f"is a symbolic link leading outside the {level} tier ({target}); refused")
+        return False
+
+    def read(self, path: Path) -> str | None:
+        """Read a rule file within the byte cap; problems become warnings."""
+        result = read_text(path, self.config.max_file_bytes)
+        if result.problem:
+            self.warn(path, result.problem)
+        return result.text
+
+    def is_file(self, path: Path, level: Level) -> bool:
+        """``path`` is a regular file that may be read under the symlink policy."""
+        try:
+            if path.is_symlink() and not self.link_ok(path, level):
+                return False
+            return path.is_file()
+        except OSError as exc:
+            self.warn(path, f"cannot be inspected ({exc.strerror or exc.__class__.__name__})")
+            return False
+
+    def list_files(
+        self,
+        root: Path,
+        suffixes: tuple[str, ...],
+        *,
+        level: Level,
+        recursive: bool = True,
+    ) -> list[Path]:
+        """Rule files below ``root`` whose names end in one of ``suffixes``, sorted by path.
+
+        Args:
+            root: The rule directory (absent is fine: no files, no warning).
+            suffixes: Accepted name endings, e.g. ``(".md", ".mdc")``.
+            level: The tier, for the symlink policy.
+            recursive: Descend into subdirectories.
+
+        Returns:
+            At most ``max_rule_files`` paths; more is a warning.
+        """
+        try:
+            if not root.exists() and not root.is_symlink():
+                return []
+        except OSError:
+            return []
+        if root.is_symlink() and not self.link_ok(root, level):
+            return []
+        if not root.is_dir():
+            return []
+        found: list[Path] = []
+        visited: set[str] = set()
+        self._scan(root, suffixes, level, recursive, found, visited, 0)
+        found.sort(key=lambda p: p.relative_to(root).as_posix())
+        cap = self.config.max_rule_files
+        if len(found) > cap:
+            self.warn(
+                root,
+                f"holds {len(found)} rule files, more than the limit of {cap}; "
+                f"only the first {cap} by path were loaded",
+            )
+            found = found[:cap]
+        return found
+
+    def _scan(
+        self,
+        directory: Path,
+        suffixes: tuple[str, ...],
+        level: Level,
+        recursive: bool,
+        found: list[Path],
+        visited: set[str],
+        depth: int,
+    ) -> None:
+        real = os.path.realpath(directory)
+        if real in visited:
+            self.warn(directory, "is reached again through a symbolic link loop; skipped")
+            return
+        visited.add(real)
+        try:
+            with os.scandir(directory) as entries:
+                items = sorted(entries, key=lambda e: e.name)
+        except OSError as exc:
+            self.warn(directory, f"cannot be listed ({exc.strerror or exc.__class__.__name__})")
+            return
+        for entry in items:
+            path = Path(entry.path)
+            try:
+                if entry.is_symlink() and not self.link_ok(path, level):
+                    continue
+                if entry.is_dir():
+                    if not recursive:
+                        continue
+                    if depth >= _MAX_DEPTH:
+                        self.warn(path, f"is nested deeper than {_MAX_DEPTH} levels; skipped")
+                        continue
+                    self._scan(path, suffixes, level, recursive, found, visited, depth + 1)
+                elif entry.name.endswith(suffixes) and entry.is_file():
+                    found.append(path)
+            except OSError as exc:
+                self.warn(path, f"cannot be inspected ({exc.strerror or exc.__class__.__name__})")
+
+    def project_dirs(self, relative: str) -> Iterable[tuple[Path, Level]]:
+        """``<dir>/<relative>`` for each directory of the root→cwd walk."""
+        for directory in self.walk:
+            yield directory / relative, "project"

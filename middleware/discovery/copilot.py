@@ -1,0 +1,55 @@
+"""copilot (priority 30): GitHub Copilot instructions.
+
+In each directory of the root→cwd walk: ``.github/copilot-instructions.md``
+(always applied, named ``copilot-instructions``) and
+``.github/instructions/**/*.instructions.md`` (named by the stem without
+``.instructions``). ``applyTo`` is a comma list of globs; ``**``, ``*`` or
+``**/*`` means always.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruleweave import frontmatter as fm
+from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.markdown import load_dir, load_file, standard_fields
+from ruleweave.discovery.provider import Provider
+from ruleweave.rules import Rule
+
+ID, PRIORITY = "copilot", 30
+_EVERYTHING = {"**", "*", "**/*"}
+
+
+def _fields(data: dict[str, Any]) -> dict[str, Any]:
+    fields = standard_fields(data)
+    apply_to = fm.as_globs(data.get("apply_to"))
+    if apply_to and any(glob in _EVERYTHING for glob in apply_to):
+        fields.update(always_apply=True, globs=())
+    elif apply_to:
+        fields["globs"] = apply_to
+    return fields
+
+
+def _always(data: dict[str, Any]) -> dict[str, Any]:
+    return {**standard_fields(data), "always_apply": True}
+
+
+def load(ctx: DiscoveryContext) -> list[Rule]:
+    """Load Copilot instructions."""
+    rules: list[Rule] = []
+    for directory in ctx.walk:
+        github = directory / ".github"
+        rules += load_file(
+            ctx, github / "copilot-instructions.md", provider=ID, priority=PRIORITY,
+            level="project", name="copilot-instructions", mapper=_always,
+        )
+        rules += load_dir(
+            ctx, github / "instructions", provider=ID, priority=PRIORITY, level="project",
+            suffixes=(".instructions.md",), mapper=_fields,
+            stem_suffixes=(".instructions.md",),
+        )
+    return rules
+
+
+PROVIDER = Provider(ID, PRIORITY, load, ".github/copilot-instructions.md, .github/instructions/")

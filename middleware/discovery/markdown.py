@@ -1,0 +1,163 @@
+"""Markdown rule files → ``Rule``: the one path every file-based provider shares.
+
+A provider hands over a file and a ``Mapper`` that turns the frontmatter
+mapping into rule fields; this module reads the file safely, parses the
+frontmatter, caps the body, names the rule and records every repair.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ruleweave import frontmatter as fm
+from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.reading import truncate_text
+from ruleweave.rules import Level, Rule, SourceMeta
+
+Mapper = Callable[[dict[str, Any]], dict[str, Any]]
+"""Frontmatter mapping (snake-case keys) → ``Rule`` keyword arguments."""
+
+_MODES = ("never", "prose-only", "tool-only", "always")
+_REPEAT = re.compile(r"^(once|after-gap\s+\d+)$")
+
+
+def standard_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The shared mapping: globs, alwaysApply, description, TTSR fields."""
+    condition = fm.as_strings(data.get("condition")) or fm.as_strings(data.get("ttsr_trigger"))
+    return {
+        "globs": fm.as_globs(data.get("globs")),
+        "always_apply": fm.as_bool(data.get("always_apply")),
+        "description": fm.as_text(data.get("description")),
+        "condition": condition,
+        "ast_condition": fm.as_strings(data.get("ast_condition")),
+        "scope": fm.as_strings(data.get("scope")),
+        "interrupt_mode": fm.as_text(data.get("interrupt_mode")),
+        "repeat": fm.as_text(data.get("repeat")),
+    }
+
+
+def rule_stem(path: Path, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
+    """The file name without its rule suffix (``a.instructions.md`` keeps ``.instructions``)."""
+    name = path.name
+    for suffix in suffixes:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return path.stem
+
+
+def load_markdown_rule(
+    ctx: DiscoveryContext,
+    path: Path,
+    *,
+    provider: str,
+    priority: int,
+    level: Level,
+    mapper: Mapper = standard_fields,
+    name: str | None = None,
+    name_from_frontmatter: bool = False,
+    text: str | None = None,
+) -> Rule | None:
+    """Read ``path`` and build its ``Rule``; ``None`` (with a warning) when unusable.
+
+    Args:
+        ctx: The discovery context (config, warnings).
+        path: The rule file.
+        provider: Provider id for ``SourceMeta``.
+        priority: Provider priority for ``SourceMeta``.
+        level: ``user``, ``project`` or ``builtin``.
+        mapper: Frontmatter → rule fields.
+        name: A fixed name (legacy single files); default is the file stem.
+        name_from_frontmatter: Prefer a frontmatter ``name`` over the stem.
+        text: The file's text when the caller already read it.
+
+    Returns:
+        The rule, or ``None`` when the file is unreadable or has no body.
+    """
+    if text is None:
+        text = ctx.read(path)
+    if text is None:
+        return None
+    parsed = fm.parse(text)
+    for line, message in parsed.problems:
+        ctx.warn(path, message, line=line)
+    if not parsed.body:
+        ctx.warn(path, "has no rule text after its frontmatter; skipped")
+        return None
+    fields = mapper(parsed.data)
+    mode = fields.get("interrupt_mode")
+    if mode is not None and mode not in _MODES:
+        ctx.warn(path, f"interruptMode {mode!r} is not one of {', '.join(_MODES)}; ignored")
+        fields["interrupt_mode"] = None
+    repeat = fields.get("repeat")
+    if repeat is not None and not _REPEAT.match(repeat):
+        ctx.warn(path, f"repeat {repeat!r} is not 'once' or 'after-gap N'; using once")
+        fields["repeat"] = None
+    rule_name = name or rule_stem(path)
+    if name_from_frontmatter:
+        rule_name = fm.as_text(parsed.data.get("name")) or rule_name
+    body, dropped = truncate_text(parsed.body, ctx.config.max_rule_bytes)
+    if dropped:
+        limit = ctx.config.max_rule_bytes
+        ctx.warn(path, f"rule text is over {limit} bytes; {dropped} bytes were cut")
+        body += f"\n[ruleweave: rule truncated, {dropped} bytes dropped]"
+    return Rule(
+        name=rule_name,
+        path=str(path),
+        content=body,
+        truncated=bool(dropped),
+        source=SourceMeta(provider=provider, priority=priority, level=level, path=str(path)),
+        **fields,
+    )
+
+
+def load_dir(
+    ctx: DiscoveryContext,
+    root: Path,
+    *,
+    provider: str,
+    priority: int,
+    level: Level,
+    suffixes: tuple[str, ...] = (".md",),
+    recursive: bool = True,
+    mapper: Mapper = standard_fields,
+    name_from_frontmatter: bool = False,
+    stem_suffixes: tuple[str, ...] = (".mdc", ".md"),
+) -> list[Rule]:
+    """Every rule file in one provider root, sorted by path."""
+    rules: list[Rule] = []
+    for path in ctx.list_files(root, suffixes, level=level, recursive=recursive):
+        rule = load_markdown_rule(
+            ctx,
+            path,
+            provider=provider,
+            priority=priority,
+            level=level,
+            mapper=mapper,
+            name=rule_stem(path, stem_suffixes),
+            name_from_frontmatter=name_from_frontmatter,
+        )
+        if rule is not None:
+            rules.append(rule)
+    return rules
+
+
+def load_file(
+    ctx: DiscoveryContext,
+    path: Path,
+    *,
+    provider: str,
+    priority: int,
+    level: Level,
+    name: str,
+    mapper: Mapper = standard_fields,
+) -> list[Rule]:
+    """A single well-known rule file (``.cursorrules``), if present."""
+    if not ctx.is_file(path, level):
+        return []
+    rule = load_markdown_rule(
+        ctx, path, provider=provider, priority=priority, level=level, mapper=mapper, name=name
+    )
+    return [] if rule is None else [rule]

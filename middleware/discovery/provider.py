@@ -1,0 +1,29 @@
+"""A provider is data plus one loader: ``Provider(id, priority, load)``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.rules import Rule
+
+Loader = Callable[[DiscoveryContext], list[Rule]]
+"""Reads one provider's rules; problems go to ``ctx.warn`` instead of raising."""
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    """A source of rules.
+
+    Attributes:
+        id: Short name (``cursor``); used to switch it off and in ``SourceMeta``.
+        priority: Higher wins a name clash; ties keep registration order.
+        load: The loader.
+        summary: One line naming the paths it reads.
+    """
+
+    id: str
+    priority: int
+    load: Loader = field(repr=False)
+    summary: str = ""

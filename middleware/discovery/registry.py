@@ -1,0 +1,38 @@
+"""The providers, in registration order (an explicit tuple, no import side effects)."""
+
+from __future__ import annotations
+
+from ruleweave.discovery import (
+    agents,
+    builtin,
+    claude,
+    cline,
+    continue_,
+    copilot,
+    cursor,
+    kiro,
+    native,
+    plugins,
+    windsurf,
+)
+from ruleweave.discovery.provider import Provider
+
+PROVIDERS: tuple[Provider, ...] = (
+    native.PROVIDER,
+    plugins.PROVIDER,
+    agents.PROVIDER,
+    claude.PROVIDER,
+    cursor.PROVIDER,
+    windsurf.PROVIDER,
+    cline.PROVIDER,
+    copilot.PROVIDER,
+    continue_.PROVIDER,
+    kiro.PROVIDER,
+    builtin.PROVIDER,
+)
+"""Every provider; equal priorities keep this order (cursor before windsurf)."""
+
+
+def ordered(providers: tuple[Provider, ...] = PROVIDERS) -> list[Provider]:
+    """Providers by priority, highest first, ties in registration order."""
+    return sorted(providers, key=lambda p: -p.priority)

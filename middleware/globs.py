@@ -1,0 +1,191 @@
+"""One glob dialect for the whole product, and an index that matches many globs fast.
+
+The dialect is wcmatch's ``glob`` with globstar (``a/**/b`` also matches
+``a/b``), braces (``*.{ts,tsx}``) and dotfiles matched by wildcards. A glob
+with an unclosed ``[`` is malformed and matches nothing.
+
+A glob is tried against three spellings of a path: relative to the project
+root, absolute, and the bare file name (seed 001).
+
+``GlobIndex`` buckets globs by the file extension or literal file name their
+last segment demands, and by their literal directory prefix, so one lookup
+tests only the few globs that can match; each glob's regex is compiled the
+first time a lookup needs it, so building the index costs no compilation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+import bracex
+from wcmatch import glob as wcglob
+
+FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB
+_MAGIC = re.compile(r"[*?\[]")
+_EXT_ONLY = re.compile(r"^\*\.([^*?\[\]/{}]+)$")
+_EXPANSION_LIMIT = 256
+
+K = TypeVar("K")
+
+
+def is_malformed(pattern: str) -> bool:
+    """A glob with a ``[`` that is never closed."""
+    depth_open = False
+    escaped = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[":
+            depth_open = True
+        elif char == "]":
+            depth_open = False
+    return depth_open
+
+
+def _never(_: str) -> bool:
+    return False
+
+
+def compile_glob(pattern: str) -> Callable[[str], bool]:
+    """A predicate testing one path spelling against ``pattern``."""
+    if not pattern or is_malformed(pattern):
+        return _never
+    try:
+        include, _exclude = wcglob.translate(pattern, flags=FLAGS)
+    except Exception:  # noqa: BLE001 - a pattern wcmatch rejects matches nothing
+        return _never
+    regex = re.compile("|".join(f"(?:{part})" for part in include))
+    return lambda path: regex.match(path) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class PathSpellings:
+    """The three spellings a glob is tried against.
+
+    Attributes:
+        relative: Posix path relative to the project root, or ``None`` outside it.
+        absolute: Posix absolute path.
+        name: The bare file name.
+    """
+
+    relative: str | None
+    absolute: str
+    name: str
+
+    @property
+    def extension(self) -> str:
+        """The text after the file name's last dot ('' when none)."""
+        dot = self.name.rfind(".")
+        return self.name[dot + 1 :] if dot >= 0 else ""
+
+
+def matches(pattern: str, path: PathSpellings) -> bool:
+    """Whether ``pattern`` matches any spelling of ``path`` (uncached; for one-offs)."""
+    test = compile_glob(pattern)
+    return any(test(s) for s in (path.relative, path.absolute, path.name) if s is not None)
+
+
+@dataclass(slots=True)
+class _Entry(Generic[K]):
+    pattern: str
+    alternative: str
+    prefix: str
+    keys: list[K] = field(default_factory=list)
+    test: Callable[[str], bool] | None = None
+
+    def check(self, path: PathSpellings) -> bool:
+        if self.test is None:
+            self.test = compile_glob(self.alternative)
+        test = self.test
+        if self.prefix and not self.prefix.startswith("/"):
+            # A literal relative directory prefix can only match the relative spelling.
+            rel = path.relative
+            return rel is not None and rel.startswith(self.prefix) and test(rel)
+        if path.relative is not None and test(path.relative):
+            return True
+        return test(path.absolute) or ("/" not in self.alternative.lstrip("*/") and test(path.name))
+
+
+def _alternatives(pattern: str) -> list[str]:
+    if "{" not in pattern:
+        return [pattern]
+    try:
+        expanded = bracex.expand(pattern, limit=_EXPANSION_LIMIT)
+    except Exception:  # noqa: BLE001 - too many expansions: keep it whole
+        return [pattern]
+    return list(dict.fromkeys(expanded)) or [pattern]
+
+
+def _literal_prefix(pattern: str) -> str:
+    magic = _MAGIC.search(pattern)
+    head = pattern if magic is None else pattern[: magic.start()]
+    slash = head.rfind("/")
+    return head[: slash + 1] if slash >= 0 else ""
+
+
+class GlobIndex(Generic[K]):
+    """Many globs, each carrying keys (e.g. rule names), matched against a path.
+
+    Args:
+        items: ``(key, glob)`` pairs; a glob may carry several keys.
+    """
+
+    def __init__(self, items: Iterable[tuple[K, str]]) -> None:
+        self._by_ext: dict[str, list[_Entry[K]]] = {}
+        self._by_name: dict[str, list[_Entry[K]]] = {}
+        self._rest: list[_Entry[K]] = []
+        entries: dict[tuple[str, str], _Entry[K]] = {}
+        for key, pattern in items:
+            if not pattern or is_malformed(pattern):
+                continue
+            for alternative in _alternatives(pattern):
+                entry = entries.get((pattern, alternative))
+                if entry is None:
+                    entry = _Entry(pattern, alternative, _literal_prefix(alternative))
+                    entries[(pattern, alternative)] = entry
+                    self._place(entry)
+                if key not in entry.keys:
+                    entry.keys.append(key)
+        self.size = len(entries)
+
+    def _place(self, entry: _Entry[K]) -> None:
+        last = entry.alternative.rstrip("/").rsplit("/", 1)[-1]
+        ext = _EXT_ONLY.match(last)
+        if ext is not None:
+            suffix = ext.group(1).rsplit(".", 1)[-1]
+            self._by_ext.setdefault(suffix, []).append(entry)
+        elif last and _MAGIC.search(last) is None and "{" not in last and last != "**":
+            self._by_name.setdefault(last, []).append(entry)
+        else:
+            self._rest.append(entry)
+
+    def lookup(self, path: PathSpellings) -> list[tuple[K, str]]:
+        """Every ``(key, glob)`` whose glob matches a spelling of ``path``, in index order.
+
+        Args:
+            path: The path's three spellings.
+
+        Returns:
+            Matching pairs, each key at most once (with the first glob that matched).
+        """
+        out: list[tuple[K, str]] = []
+        seen: set[K] = set()
+        for bucket in (
+            self._by_ext.get(path.extension),
+            self._by_name.get(path.name),
+            self._rest,
+        ):
+            if not bucket:
+                continue
+            for entry in bucket:
+                if entry.check(path):
+                    for key in entry.keys:
+                        if key not in seen:
+                            seen.add(key)
+                            out.append((key, entry.pattern))
+        return out

@@ -1,0 +1,1 @@
+"""ruleweave.store."""
