@@ -22,6 +22,7 @@ lint:
 	$(BIN)/ruff check .
 
 typecheck:
+	$(BIN)/mypy -p ruleweave
 	$(BIN)/mypy
 
 unit:

@@ -12,24 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ruleweave.conditions import compile_condition
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule
+from ruleweave.ttsr.compile import check_rule
 
 TtsrCheck = Callable[[Rule], tuple[bool, list[str]]]
 """Whether a rule can register as a streamed rule, and why parts of it cannot."""
 
 
 def default_ttsr_check(rule: Rule) -> tuple[bool, list[str]]:
-    """A rule is TTSR when at least one condition compiles or it has an AST condition."""
-    problems: list[str] = []
-    usable = bool(rule.ast_condition)
-    for pattern in rule.condition:
-        compiled, problem = compile_condition(pattern)
-        if compiled is not None:
-            usable = True
-        elif problem:
-            problems.append(problem)
-    return usable, problems
+    """A rule is TTSR exactly when the TTSR watcher can register it (``ttsr.check_rule``)."""
+    return check_rule(rule)
 
 
 def bucket_of(rule: Rule, is_ttsr: bool) -> Bucket:

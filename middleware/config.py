@@ -66,8 +66,15 @@ class RuleweaveConfig(BaseModel):
         custom_template: Render rules with the ``<rule name>`` template.
         templates: Overrides of the named prompt templates.
         interrupt_mode: Default TTSR interrupt mode.
+        ttsr_window: TTSR look-back in characters: every condition match up to this
+            long is found even when it spans deltas (longer ones may be missed);
+            the cost of one delta grows with it, never with the stream.
         event_log: Also write every event as a JSON line to this file.
-        skillspec: A SkillSpec file to steer with.
+        skillspec: A SkillSpec file to steer with (default: the nearest
+            ``.ruleweave/skill.spec.yml`` on the root→cwd walk).
+        steering_tools: Per forbidden id, the tool patterns it forbids
+            (``"playwright*"`` on tool names, ``"shell:curl"`` on shell programs);
+            replaces the built-in mapping for that id.
     """
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
@@ -93,8 +100,10 @@ class RuleweaveConfig(BaseModel):
     custom_template: bool = False
     templates: dict[str, str] = Field(default_factory=dict)
     interrupt_mode: InterruptMode = "always"
+    ttsr_window: int = Field(default=1024, ge=16, le=1 << 20)
     event_log: Path | None = None
     skillspec: Path | None = None
+    steering_tools: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -127,6 +136,17 @@ class RuleweaveConfig(BaseModel):
             if key in data and data[key] is not None:
                 data[key] = frozenset(data[key])
         return data
+
+    def replayable_options(self) -> dict[str, Any]:
+        """The options that shape rules and prompts, as JSON (no machine-specific paths).
+
+        ``ruleweave replay`` rebuilds a config from these plus its own ``--cwd``.
+        """
+        machine = {
+            "cwd", "project_root", "home", "claude_config_dir", "ruleweave_home",
+            "event_log", "skillspec",
+        }
+        return self.model_dump(mode="json", exclude=machine)
 
     @property
     def root(self) -> Path:

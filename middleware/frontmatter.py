@@ -69,7 +69,7 @@ def snake_key(key: object) -> str:
 
 def yaml_load(text: str) -> Any:
     """Parse YAML with YAML 1.2 booleans; raises ``yaml.YAMLError`` (or ValueError)."""
-    return yaml.load(text, Loader=_Yaml12Loader)  # noqa: S506 - a safe loader subclass
+    return yaml.load(text, Loader=_Yaml12Loader)
 
 
 def _as_mapping(value: Any) -> dict[str, Any]:
@@ -94,8 +94,14 @@ def _quote_colon_values(block: str) -> str:
 def _parse_value(raw: str) -> Any:
     try:
         return yaml_load(raw)
-    except Exception:  # noqa: BLE001 - any parser failure keeps the raw text
+    except Exception:
         return None
+
+
+def _scalar(raw: str) -> Any:
+    """One value parsed alone as YAML, or the raw text when it is not a plain scalar."""
+    parsed = _parse_value(raw)
+    return raw if parsed is None or isinstance(parsed, (dict, list)) else parsed
 
 
 def _line_parse(block: str) -> dict[str, Any]:
@@ -118,10 +124,15 @@ def _line_parse(block: str) -> dict[str, Any]:
             index += 1
         value: Any
         if continuation:
-            parsed = _parse_value(f"{key}:{' ' + first if first else ''}\n" + "\n".join(continuation))
+            head = f"{key}: {first}" if first else f"{key}:"
+            parsed = _parse_value(head + "\n" + "\n".join(continuation))
             value = parsed.get(key) if isinstance(parsed, dict) else None
-            if value is None:
-                value = (first + " " + " ".join(c.strip() for c in continuation)).strip()
+            items = [c.strip() for c in continuation]
+            if value is None and not first and all(item.startswith("-") for item in items):
+                # A block list with a bad item (`- *.ts` is an alias to YAML): keep the items.
+                value = [_scalar(item[1:].strip()) for item in items if item[1:].strip()]
+            elif value is None:
+                value = (first + " " + " ".join(items)).strip()
         elif first == "":
             value = None
         else:
@@ -163,14 +174,14 @@ def parse(text: str) -> Frontmatter:
         return Frontmatter({}, body, True)
     try:
         return Frontmatter(_as_mapping(yaml_load(block)), body, True)
-    except Exception as exc:  # noqa: BLE001 - any parser failure is repaired below
+    except Exception as exc:
         line = _error_line(exc)
         # +2: the opening '---' line, and YAML marks are 0-based.
         file_line = 1 if line is None else line + 2
         reason = str(getattr(exc, "problem", None) or exc.__class__.__name__)
     try:
         repaired = _as_mapping(yaml_load(_quote_colon_values(block)))
-    except Exception:  # noqa: BLE001
+    except Exception:
         repaired = None
     if repaired is not None:
         note = f"frontmatter is not valid YAML ({reason}); values containing ': ' were quoted"

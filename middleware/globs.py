@@ -2,15 +2,16 @@
 
 The dialect is wcmatch's ``glob`` with globstar (``a/**/b`` also matches
 ``a/b``), braces (``*.{ts,tsx}``) and dotfiles matched by wildcards. A glob
-with an unclosed ``[`` is malformed and matches nothing.
+with an unclosed ``[`` is malformed and matches nothing, and so does one
+whose braces expand to more than wcmatch's limit of alternatives.
 
 A glob is tried against three spellings of a path: relative to the project
 root, absolute, and the bare file name (seed 001).
 
-``GlobIndex`` buckets globs by the file extension or literal file name their
-last segment demands, and by their literal directory prefix, so one lookup
-tests only the few globs that can match; each glob's regex is compiled the
-first time a lookup needs it, so building the index costs no compilation.
+``GlobIndex`` files globs by the literal suffix or file name their last
+segment demands and by their literal directory prefix, so one lookup tests
+only the few globs that can match; each glob's regex is compiled the first
+time a lookup needs it, so building the index costs no compilation.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from wcmatch import glob as wcglob
 
 FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB
 _MAGIC = re.compile(r"[*?\[]")
-_EXT_ONLY = re.compile(r"^\*\.([^*?\[\]/{}]+)$")
+_SUFFIX_ONLY = re.compile(r"^\*(\.[^*?\[\]/{}]+)$")
 _EXPANSION_LIMIT = 256
 
 K = TypeVar("K")
@@ -57,7 +58,7 @@ def compile_glob(pattern: str) -> Callable[[str], bool]:
         return _never
     try:
         include, _exclude = wcglob.translate(pattern, flags=FLAGS)
-    except Exception:  # noqa: BLE001 - a pattern wcmatch rejects matches nothing
+    except Exception:
         return _never
     regex = re.compile("|".join(f"(?:{part})" for part in include))
     return lambda path: regex.match(path) is not None
@@ -76,12 +77,6 @@ class PathSpellings:
     relative: str | None
     absolute: str
     name: str
-
-    @property
-    def extension(self) -> str:
-        """The text after the file name's last dot ('' when none)."""
-        dot = self.name.rfind(".")
-        return self.name[dot + 1 :] if dot >= 0 else ""
 
 
 def matches(pattern: str, path: PathSpellings) -> bool:
@@ -111,12 +106,35 @@ class _Entry(Generic[K]):
         return test(path.absolute) or ("/" not in self.alternative.lstrip("*/") and test(path.name))
 
 
+@dataclass(slots=True)
+class _Bucket(Generic[K]):
+    """Entries sharing a last-segment key, split by literal relative directory prefix."""
+
+    anchored: dict[str, list[_Entry[K]]] = field(default_factory=dict)
+    floating: list[_Entry[K]] = field(default_factory=list)
+
+    def add(self, entry: _Entry[K]) -> None:
+        if entry.prefix and not entry.prefix.startswith("/"):
+            self.anchored.setdefault(entry.prefix, []).append(entry)
+        else:
+            self.floating.append(entry)
+
+    def candidates(self, ancestors: list[str]) -> list[_Entry[K]]:
+        out = list(self.floating)
+        if self.anchored:
+            for prefix in ancestors:
+                found = self.anchored.get(prefix)
+                if found:
+                    out.extend(found)
+        return out
+
+
 def _alternatives(pattern: str) -> list[str]:
     if "{" not in pattern:
         return [pattern]
     try:
         expanded = bracex.expand(pattern, limit=_EXPANSION_LIMIT)
-    except Exception:  # noqa: BLE001 - too many expansions: keep it whole
+    except Exception:
         return [pattern]
     return list(dict.fromkeys(expanded)) or [pattern]
 
@@ -128,17 +146,47 @@ def _literal_prefix(pattern: str) -> str:
     return head[: slash + 1] if slash >= 0 else ""
 
 
+def _ancestors(relative: str | None) -> list[str]:
+    """``a/b/c.ts`` → ``["a/", "a/b/"]``: every literal prefix an anchored glob can have."""
+    if not relative:
+        return []
+    out = []
+    index = relative.find("/")
+    while index >= 0:
+        out.append(relative[: index + 1])
+        index = relative.find("/", index + 1)
+    return out
+
+
+def _suffixes(name: str) -> list[str]:
+    """``a.gen.ts`` → ``[".gen.ts", ".ts"]``: every literal suffix a ``*.x`` glob can demand."""
+    out = []
+    index = name.find(".")
+    while index >= 0:
+        out.append(name[index:])
+        index = name.find(".", index + 1)
+    return out
+
+
 class GlobIndex(Generic[K]):
     """Many globs, each carrying keys (e.g. rule names), matched against a path.
+
+    Each glob alternative (braces expanded) is filed by what its last
+    segment demands — a literal suffix (``*.gen.ts`` → ``.gen.ts``), a
+    literal file name (``Dockerfile``) or nothing — and then by its literal
+    directory prefix (``services/api/``). A lookup visits only the buckets
+    of the path's suffixes, name and ancestor directories, so its cost
+    follows the globs that could match, not the number of globs.
 
     Args:
         items: ``(key, glob)`` pairs; a glob may carry several keys.
     """
 
     def __init__(self, items: Iterable[tuple[K, str]]) -> None:
-        self._by_ext: dict[str, list[_Entry[K]]] = {}
-        self._by_name: dict[str, list[_Entry[K]]] = {}
-        self._rest: list[_Entry[K]] = []
+        self._by_suffix: dict[str, _Bucket[K]] = {}
+        self._by_name: dict[str, _Bucket[K]] = {}
+        self._rest: _Bucket[K] = _Bucket()
+        self._order: dict[int, int] = {}
         entries: dict[tuple[str, str], _Entry[K]] = {}
         for key, pattern in items:
             if not pattern or is_malformed(pattern):
@@ -148,6 +196,7 @@ class GlobIndex(Generic[K]):
                 if entry is None:
                     entry = _Entry(pattern, alternative, _literal_prefix(alternative))
                     entries[(pattern, alternative)] = entry
+                    self._order[id(entry)] = len(self._order)
                     self._place(entry)
                 if key not in entry.keys:
                     entry.keys.append(key)
@@ -155,14 +204,13 @@ class GlobIndex(Generic[K]):
 
     def _place(self, entry: _Entry[K]) -> None:
         last = entry.alternative.rstrip("/").rsplit("/", 1)[-1]
-        ext = _EXT_ONLY.match(last)
-        if ext is not None:
-            suffix = ext.group(1).rsplit(".", 1)[-1]
-            self._by_ext.setdefault(suffix, []).append(entry)
-        elif last and _MAGIC.search(last) is None and "{" not in last and last != "**":
-            self._by_name.setdefault(last, []).append(entry)
+        suffix = _SUFFIX_ONLY.match(last)
+        if suffix is not None:
+            self._by_suffix.setdefault(suffix.group(1), _Bucket()).add(entry)
+        elif last and _MAGIC.search(last) is None and "{" not in last:
+            self._by_name.setdefault(last, _Bucket()).add(entry)
         else:
-            self._rest.append(entry)
+            self._rest.add(entry)
 
     def lookup(self, path: PathSpellings) -> list[tuple[K, str]]:
         """Every ``(key, glob)`` whose glob matches a spelling of ``path``, in index order.
@@ -173,19 +221,24 @@ class GlobIndex(Generic[K]):
         Returns:
             Matching pairs, each key at most once (with the first glob that matched).
         """
+        ancestors = _ancestors(path.relative)
+        candidates = self._rest.candidates(ancestors)
+        by_name = self._by_name.get(path.name)
+        if by_name is not None:
+            candidates += by_name.candidates(ancestors)
+        for suffix in _suffixes(path.name):
+            bucket = self._by_suffix.get(suffix)
+            if bucket is not None:
+                candidates += bucket.candidates(ancestors)
+        if len(candidates) > 1:
+            order = self._order
+            candidates.sort(key=lambda entry: order[id(entry)])
         out: list[tuple[K, str]] = []
         seen: set[K] = set()
-        for bucket in (
-            self._by_ext.get(path.extension),
-            self._by_name.get(path.name),
-            self._rest,
-        ):
-            if not bucket:
-                continue
-            for entry in bucket:
-                if entry.check(path):
-                    for key in entry.keys:
-                        if key not in seen:
-                            seen.add(key)
-                            out.append((key, entry.pattern))
+        for entry in candidates:
+            if entry.check(path):
+                for key in entry.keys:
+                    if key not in seen:
+                        seen.add(key)
+                        out.append((key, entry.pattern))
         return out

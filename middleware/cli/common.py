@@ -21,6 +21,10 @@ def add_cwd(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cwd", default=".", metavar="DIR", help="the agent's working directory (default: .)"
     )
+    parser.add_argument(
+        "--root", metavar="DIR",
+        help="the project root (default: the nearest directory above --cwd holding .git)",
+    )
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +41,12 @@ def config_from(args: argparse.Namespace, **overrides: Any) -> RuleweaveConfig:
         next(iter(cwd.iterdir()), None)
     except OSError as exc:
         raise UsageError(f"--cwd {args.cwd} cannot be read ({exc.strerror}).") from exc
+    root = getattr(args, "root", None)
+    if root is not None:
+        root_path = Path(root).expanduser()
+        if not root_path.is_dir():
+            raise UsageError(f"--root {root} is not a directory.")
+        overrides.setdefault("project_root", root_path.resolve())
     return RuleweaveConfig(cwd=cwd.resolve(), **overrides)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ruleweave.buckets import assign
 from ruleweave.cli.common import add_cwd, add_json, config_from, print_json
-from ruleweave.discovery import discover
 from ruleweave.paths import display
+from ruleweave.rules import Bucket
+from ruleweave.ruleset import RuleSet
+from ruleweave.ttsr import describe
 
 
 def register(subparsers: Any) -> None:
@@ -27,10 +28,15 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Scan and print; 1 with ``--strict`` when there are warnings."""
     config = config_from(args)
-    found = discover(config)
-    buckets = assign(found.rules)
-    warnings = (*found.warnings, *buckets.warnings)
+    ruleset = RuleSet.load(config)
+    found, buckets = ruleset.discovery, ruleset.buckets
+    warnings = ruleset.warnings
     root = config.root
+    ttsr = {
+        r.name: info
+        for r in found.rules
+        if buckets.by_rule[r.name] is Bucket.TTSR and (info := describe(r, config)) is not None
+    }
     if args.json:
         print_json(
             {
@@ -44,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
                         "always_apply": r.always_apply,
                         "description": r.description,
                         "shadowed": [{"provider": s.provider, "path": s.path} for s in r.shadowed],
+                        **(
+                            {"scope": ttsr[r.name][0], "interrupt_mode": ttsr[r.name][1]}
+                            if r.name in ttsr else {}
+                        ),
                     }
                     for r in found.rules
                 ],
@@ -51,11 +61,14 @@ def run(args: argparse.Namespace) -> int:
                     {"path": w.path, "message": w.message if not w.line else f"line {w.line}: {w.message}"}
                     for w in warnings
                 ],
-                "instructions": [],
+                "instructions": [
+                    {"path": f.path, "bytes": f.bytes, "truncated": f.truncated}
+                    for f in ruleset.blob.files
+                ],
             }
         )
     else:
-        rows = [("NAME", "PROVIDER", "BUCKET", "GLOBS", "SHADOWED")]
+        rows = [("NAME", "PROVIDER", "BUCKET", "GLOBS", "TTSR", "SHADOWED")]
         for r in found.rules:
             rows.append(
                 (
@@ -63,13 +76,20 @@ def run(args: argparse.Namespace) -> int:
                     r.source.provider,
                     buckets.by_rule[r.name].value,
                     ", ".join(r.globs) or "-",
+                    f"{', '.join(ttsr[r.name][0])} / {ttsr[r.name][1]}" if r.name in ttsr else "-",
                     ", ".join(f"{s.provider}:{display(s.path, root)}" for s in r.shadowed) or "-",
                 )
             )
-        widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        widths = [max(len(row[i]) for row in rows) for i in range(5)]
         for row in rows:
-            print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4])
+            cells = "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:5]))
+            print(cells + "  " + row[5])
         print(f"\n{len(found.rules)} rules, {len(found.shadowed)} shadowed")
+        if ruleset.blob.files:
+            print("\ninstruction files:")
+            for f in ruleset.blob.files:
+                cut = f" (cut, {f.bytes_dropped} bytes dropped)" if f.truncated else ""
+                print(f"  {f.path}: {f.bytes} bytes{cut}")
         if warnings:
             print(f"\n{len(warnings)} warnings:")
             for w in warnings:

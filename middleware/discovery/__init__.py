@@ -8,6 +8,7 @@ and turns every problem, including a provider that raises, into a warning.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import structlog
@@ -20,7 +21,14 @@ from ruleweave.rules import DiscoveryWarning, Rule
 
 __all__ = ["PROVIDERS", "Discovery", "DiscoveryContext", "Provider", "discover"]
 
-_log = structlog.get_logger("ruleweave.discovery")
+# Warnings go to the stdlib logger ``ruleweave.discovery`` rendered by structlog:
+# silent unless the application enables it (structlog's default logger would
+# print to stdout, into ``ruleweave scan --json`` and the users' own output).
+_stdlib = logging.getLogger("ruleweave.discovery")
+_stdlib.addHandler(logging.NullHandler())
+_log = structlog.wrap_logger(
+    _stdlib, processors=[structlog.processors.KeyValueRenderer(key_order=["event", "path"])]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +51,8 @@ def _provider_winners(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
     last: dict[str, int] = {}
     for index, rule in enumerate(rules):
         last[rule.name] = index
-    winners, losers = [], []
+    winners: list[Rule] = []
+    losers: list[Rule] = []
     for index, rule in enumerate(rules):
         (winners if last[rule.name] == index else losers).append(rule)
     losers_by_name: dict[str, list[Rule]] = {}
@@ -82,7 +91,7 @@ def discover(
         ctx.provider = provider.id
         try:
             loaded = provider.load(ctx)
-        except Exception as exc:  # noqa: BLE001 - a failing provider is a warning
+        except Exception as exc:
             ctx.warn("", f"provider {provider.id!r} failed: {exc.__class__.__name__}: {exc}")
             continue
         winners, losers = _provider_winners(loaded)
@@ -100,9 +109,10 @@ def discover(
                 )
                 shadowed.append(rule)
     ctx.provider = None
-    for warning in ctx.warnings:
-        _log.warning("discovery_warning", path=warning.path, line=warning.line,
-                     provider=warning.provider, message=warning.message)
+    if _stdlib.isEnabledFor(logging.WARNING):
+        for warning in ctx.warnings:
+            _log.warning("discovery_warning", path=warning.path, line=warning.line,
+                         provider=warning.provider, message=warning.message)
     return Discovery(
         rules=tuple(kept[name] for name in order),
         shadowed=tuple(shadowed),

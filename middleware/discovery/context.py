@@ -123,7 +123,7 @@ class DiscoveryContext:
         found: list[Path] = []
         visited: set[str] = set()
         self._scan(root, suffixes, level, recursive, found, visited, 0)
-        found.sort(key=lambda p: p.relative_to(root).as_posix())
+        found.sort(key=Path.as_posix)  # same order as relative paths: one shared prefix
         cap = self.config.max_rule_files
         if len(found) > cap:
             self.warn(

@@ -29,7 +29,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
             loaded = loader(ctx)
             if not isinstance(loaded, list) or not all(isinstance(r, Rule) for r in loaded):
                 raise TypeError("it did not return a list of Rule")
-        except Exception as exc:  # noqa: BLE001 - a broken plugin is a warning
+        except Exception as exc:
             ctx.warn(point.value, f"plugin {point.name!r} failed: {exc}")
             continue
         for rule in loaded:

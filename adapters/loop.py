@@ -1,0 +1,219 @@
+"""Hand-written agent loops over the two common wire formats, with no SDK import.
+
+Anthropic Messages: the assistant's ``tool_use`` blocks and the next user
+message's ``tool_result`` blocks. OpenAI Chat Completions: the assistant's
+``tool_calls`` and the ``role: tool`` messages. Each helper takes plain
+dicts and returns new dicts (inputs are never mutated)::
+
+    loop = AnthropicLoop(session)
+    system = loop.system("You are a coding agent.")
+    ...                                   # the model answers with tool_use blocks
+    refused = loop.refusals(assistant)    # tool_result errors for forbidden calls
+    user = loop.tool_results(assistant, user)   # notices appended to tool_result content
+
+Both classes keep no state of their own: the session does (what was
+injected, steering). Async twins use the session's async store path.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ruleweave.session import Injection, RuleSession
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool call, whatever the wire format.
+
+    Attributes:
+        id: The call id (``tool_use.id`` / ``tool_calls[].id``).
+        name: The tool's name.
+        args: The arguments, decoded.
+    """
+
+    id: str
+    name: str
+    args: Mapping[str, Any]
+
+
+def _decode(arguments: Any) -> Mapping[str, Any]:
+    if isinstance(arguments, Mapping):
+        return arguments
+    if isinstance(arguments, str):
+        try:
+            decoded = json.loads(arguments)
+        except ValueError:
+            return {}
+        return decoded if isinstance(decoded, dict) else {}
+    return {}
+
+
+def _append_text(content: Any, text: str) -> Any:
+    """Content (a string or a list of content blocks) with ``text`` appended."""
+    if content is None or content == "":
+        return text
+    if isinstance(content, str):
+        return f"{content}\n\n{text}"
+    if isinstance(content, list):
+        return [*content, {"type": "text", "text": text}]
+    return f"{content}\n\n{text}"
+
+
+def _system(session: RuleSession, base: str) -> str:
+    addition = session.system_prompt(base or None)
+    return f"{base}\n\n{addition}" if base and addition else base or addition
+
+
+class AnthropicLoop:
+    """ruleweave for a loop over the Anthropic Messages format.
+
+    Args:
+        session: The session to weave.
+    """
+
+    def __init__(self, session: RuleSession) -> None:
+        self.session = session
+
+    def system(self, base: str = "") -> str:
+        """``base`` followed by what the session adds to the system prompt."""
+        return _system(self.session, base)
+
+    @staticmethod
+    def tool_calls(assistant: Mapping[str, Any]) -> list[ToolCall]:
+        """The ``tool_use`` blocks of an assistant message."""
+        content = assistant.get("content")
+        if not isinstance(content, list):
+            return []
+        return [
+            ToolCall(str(block.get("id", "")), str(block.get("name", "")), _decode(block.get("input")))
+            for block in content
+            if isinstance(block, Mapping) and block.get("type") == "tool_use"
+        ]
+
+    def refusals(self, assistant: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """``tool_result`` error blocks for the calls steering forbids (run none of them)."""
+        out = []
+        for call in self.tool_calls(assistant):
+            refusal = self.session.check_tool(call.name, call.args)
+            if refusal is not None:
+                out.append(
+                    {"type": "tool_result", "tool_use_id": call.id, "content": refusal.message,
+                     "is_error": True}
+                )
+        return out
+
+    def tool_results(self, assistant: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, Any]:
+        """The user message with each tool result's notice appended."""
+        calls = {call.id: call for call in self.tool_calls(assistant)}
+        injections = {
+            call_id: self.session.after_tool_call(call.name, call.args)
+            for call_id, call in calls.items()
+        }
+        return _with_anthropic_notices(user, injections)
+
+    async def atool_results(
+        self, assistant: Mapping[str, Any], user: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Async twin of ``tool_results``."""
+        calls = {call.id: call for call in self.tool_calls(assistant)}
+        injections = {
+            call_id: await self.session.aafter_tool_call(call.name, call.args)
+            for call_id, call in calls.items()
+        }
+        return _with_anthropic_notices(user, injections)
+
+
+def _with_anthropic_notices(
+    user: Mapping[str, Any], injections: Mapping[str, Injection | None]
+) -> dict[str, Any]:
+    content = user.get("content")
+    if not isinstance(content, list):
+        return dict(user)
+    blocks = []
+    for block in content:
+        if isinstance(block, Mapping) and block.get("type") == "tool_result":
+            injection = injections.get(str(block.get("tool_use_id", "")))
+            if injection is not None:
+                block = {**block, "content": _append_text(block.get("content"), injection.text)}
+        blocks.append(block)
+    return {**user, "content": blocks}
+
+
+class OpenAIChatLoop:
+    """ruleweave for a loop over the OpenAI Chat Completions format.
+
+    Args:
+        session: The session to weave.
+    """
+
+    def __init__(self, session: RuleSession) -> None:
+        self.session = session
+
+    def system(self, base: str = "") -> str:
+        """``base`` followed by what the session adds to the system prompt."""
+        return _system(self.session, base)
+
+    @staticmethod
+    def tool_calls(assistant: Mapping[str, Any]) -> list[ToolCall]:
+        """The ``tool_calls`` of an assistant message (arguments JSON decoded)."""
+        calls = assistant.get("tool_calls")
+        if not isinstance(calls, list):
+            return []
+        out = []
+        for call in calls:
+            if not isinstance(call, Mapping):
+                continue
+            function = call.get("function")
+            function = function if isinstance(function, Mapping) else {}
+            out.append(
+                ToolCall(str(call.get("id", "")), str(function.get("name", "")),
+                         _decode(function.get("arguments")))
+            )
+        return out
+
+    def refusals(self, assistant: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """``role: tool`` messages refusing the calls steering forbids (run none of them)."""
+        out = []
+        for call in self.tool_calls(assistant):
+            refusal = self.session.check_tool(call.name, call.args)
+            if refusal is not None:
+                out.append({"role": "tool", "tool_call_id": call.id, "content": refusal.message})
+        return out
+
+    def tool_results(
+        self, assistant: Mapping[str, Any], tool_messages: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The tool messages, each with its notice appended."""
+        calls = {call.id: call for call in self.tool_calls(assistant)}
+        injections = {
+            call_id: self.session.after_tool_call(call.name, call.args)
+            for call_id, call in calls.items()
+        }
+        return _with_openai_notices(tool_messages, injections)
+
+    async def atool_results(
+        self, assistant: Mapping[str, Any], tool_messages: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Async twin of ``tool_results``."""
+        calls = {call.id: call for call in self.tool_calls(assistant)}
+        injections = {
+            call_id: await self.session.aafter_tool_call(call.name, call.args)
+            for call_id, call in calls.items()
+        }
+        return _with_openai_notices(tool_messages, injections)
+
+
+def _with_openai_notices(
+    messages: Iterable[Mapping[str, Any]], injections: Mapping[str, Injection | None]
+) -> list[dict[str, Any]]:
+    out = []
+    for message in messages:
+        injection = injections.get(str(message.get("tool_call_id", "")))
+        if message.get("role") == "tool" and injection is not None:
+            message = {**message, "content": _append_text(message.get("content"), injection.text)}
+        out.append(dict(message))
+    return out

@@ -1,0 +1,182 @@
+"""``ruleweave ttsr check``: run a recorded stream through the TTSR watcher.
+
+The stream is a plain text file, cut into deltas of ``--chunk`` characters
+and fed as ``--source``, or JSON lines, one delta per line:
+``{"source", "delta", "tool", "call_id", "args"}`` (``source`` defaults to
+``--source``); a line ``{"event": "turn_start"}`` starts a new turn. It
+prints each hit — where in the file, which rules, interrupt or reminder —
+then the warnings of the streamed rules. Exit 0: nothing fired; 1: some
+rule fired; 2: usage or unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, cast
+
+from ruleweave.buckets import assign
+from ruleweave.cli.common import UsageError, add_cwd, add_json, config_from, print_json, read_input
+from ruleweave.discovery import discover
+from ruleweave.paths import display
+from ruleweave.store import MemoryStore
+from ruleweave.ttsr import TtsrHit, TtsrIndex
+from ruleweave.ttsr.render import rule_path
+from ruleweave.ttsr.scope import SOURCES, Source
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One recorded delta (or a turn start) and where it ends in the input file."""
+
+    line: int
+    column: int
+    source: str = "text"
+    delta: str = ""
+    tool: str | None = None
+    call_id: str | None = None
+    args: Any = None
+    turn_start: bool = False
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``ttsr`` subcommand and its ``check`` action."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "ttsr", help="streamed rules: run a recorded stream through the watcher"
+    )
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    check = actions.add_parser("check", help="print which streamed rules a recorded stream fires")
+    check.add_argument(
+        "file", metavar="FILE", help="a text file or JSON lines of deltas ('-': stdin)"
+    )
+    check.add_argument("--source", choices=SOURCES, default="text",
+                       help="the source of a text file's deltas (default: text)")
+    check.add_argument("--tool", default=None, help="the tool name when --source is tool")
+    check.add_argument("--chunk", type=int, default=20, metavar="N",
+                       help="characters per delta for a text file (default: 20)")
+    check.add_argument("--format", choices=("auto", "text", "jsonl"), default="auto",
+                       help="how to read FILE (default: JSON lines if it looks like them)")
+    check.add_argument("--show-text", action="store_true", help="print each hit's injection text")
+    add_cwd(check)
+    add_json(check)
+    check.set_defaults(func=run)
+
+
+def _looks_like_jsonl(path: str, text: str) -> bool:
+    if path.endswith((".jsonl", ".ndjson")):
+        return True
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        record = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and bool({"delta", "event"} & set(record))
+
+
+def _text_steps(text: str, chunk: int, source: str, tool: str | None) -> Iterator[Step]:
+    line, column = 1, 0
+    for start in range(0, len(text), chunk):
+        delta = text[start : start + chunk]
+        breaks = delta.count("\n")
+        line += breaks
+        column = len(delta) - delta.rfind("\n") - 1 if breaks else column + len(delta)
+        yield Step(line, column, source, delta, tool)
+
+
+def _jsonl_steps(text: str, source: str, tool: str | None) -> Iterator[Step]:
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except ValueError as exc:
+            raise UsageError(f"line {number} is not JSON ({exc}).") from exc
+        if not isinstance(record, dict):
+            raise UsageError(f"line {number} is not a JSON object.")
+        if record.get("event") == "turn_start":
+            yield Step(number, 0, turn_start=True)
+            continue
+        delta, src = record.get("delta", ""), record.get("source", source)
+        if not isinstance(delta, str) or src not in SOURCES:
+            raise UsageError(f"line {number}: 'delta' must be a string and 'source' one of "
+                             f"{', '.join(SOURCES)}.")
+        yield Step(number, len(raw), src, delta, record.get("tool", tool),
+                   record.get("call_id"), record.get("args"))
+
+
+def _hit_json(
+    step: Step, number: int, hit: TtsrHit, show_text: bool, index: TtsrIndex
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "delta": number, "line": step.line, "column": step.column, "source": hit.source,
+        "tool": hit.tool, "call_id": hit.call_id, "offset": hit.offset, "interrupt": hit.interrupt,
+        "rules": [
+            {"name": m.rule, "path": rule_path(rule, index.config), "kind": m.kind,
+             "condition": m.condition, "matched": m.matched, "file": m.path}
+            for rule, m in zip(hit.rules, hit.matches, strict=True)
+        ],
+    }
+    if show_text:
+        data["text"] = hit.text
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay the stream; 1 when some rule fired."""
+    if args.chunk < 1:
+        raise UsageError("--chunk must be at least 1.")
+    config = config_from(args)
+    text = sys.stdin.read() if args.file == "-" else read_input(args.file)
+    jsonl = args.format == "jsonl" or (args.format == "auto" and _looks_like_jsonl(args.file, text))
+    steps = (_jsonl_steps(text, args.source, args.tool) if jsonl
+             else _text_steps(text, args.chunk, args.source, args.tool))
+    buckets = assign(discover(config).rules)
+    index = TtsrIndex.build(buckets.ttsr, config)
+    watcher = index.watcher(MemoryStore(), "ruleweave-ttsr-check")
+    hits: list[dict[str, Any]] = []
+    deltas = 0
+    for step in steps:
+        if step.turn_start:
+            watcher.turn_start()
+            continue
+        deltas += 1
+        hit = watcher.watch(cast(Source, step.source), step.delta, tool=step.tool,
+                            call_id=step.call_id, args=step.args)
+        if hit is not None:
+            hits.append(_hit_json(step, deltas, hit, args.show_text, index))
+    warnings = [*buckets.warnings, *index.template_warnings]
+    if args.json:
+        print_json({
+            "rules": [
+                {"name": c.rule.name, "path": rule_path(c.rule, config),
+                 "scope": [str(e) for e in c.scope], "interrupt_mode": c.interrupt_mode(config),
+                 "repeat": str(c.repeat)}
+                for c in index.compiled
+            ],
+            "deltas": deltas,
+            "hits": hits,
+            "warnings": [{"path": w.path, "message": w.message} for w in warnings],
+        })
+        return 1 if hits else 0
+    for item in hits:
+        where = f"line {item['line']}:{item['column']} (delta {item['delta']}, {item['source']}"
+        where += f" {item['tool']})" if item["tool"] else ")"
+        print(f"{where}  {'INTERRUPT' if item['interrupt'] else 'reminder'}")
+        for rule in item["rules"]:
+            detail = f"matched {rule['matched']!r}" if rule["matched"] else f"path {rule['file']}"
+            print(f"  {rule['name']} ({rule['path']}): {rule['kind']} {rule['condition']!r}, "
+                  + detail)
+        if args.show_text:
+            print("  " + item["text"].replace("\n", "\n  "))
+    fired = sum(len(item["rules"]) for item in hits)
+    print(f"{deltas} deltas, {len(hits)} hits firing {fired} rules, "
+          f"{len(index.compiled)} streamed rules watched")
+    if warnings:
+        print(f"\n{len(warnings)} warnings:")
+        for w in warnings:
+            where = display(w.path, config.root) if w.path else ""
+            print(f"  {where}: {w.message}" if where else f"  {w.message}")
+    return 1 if hits else 0

@@ -1,0 +1,52 @@
+"""The instruction blob: AGENTS.md / CLAUDE.md files, ``@imports`` and the byte budget.
+
+DESIGN §5 and §6. ``build_instructions`` assembles, in this order:
+
+1. the user tier, ``$CLAUDE_CONFIG_DIR/CLAUDE.md`` (default ``~/.claude/CLAUDE.md``);
+2. the configured instruction files in each directory from the project root
+   down to cwd, in the configured order within a directory;
+3. the unscoped Claude rules it is given.
+
+Each part is headed ``[file: <path>]`` (the path relative to the project
+root, ``~/…`` for files under the home directory) or ``[rule: <name>]``, and
+parts are separated by a blank line. In every body, HTML comments are removed
+(not inside code fences or code spans) and ``@path`` imports are expanded
+after the line naming them, as ``[import: <path>]`` … ``[end import: <path>]``.
+A file reached twice (a symlink to the same file, a second import, or
+byte-identical text) is included once.
+
+Budget accounting (``instructions_max_bytes``): the headers, the newline after
+each header and the blank lines between parts are fixed overhead, taken off
+the limit first. What is left is shared max-min fairly over the bodies: a
+body no bigger than its fair share stays whole, the others are cut to equal
+shares. A cut body's share pays for its truncation marker too
+(``\\n[ruleweave: <path> truncated, N bytes dropped]``), so the whole blob,
+headers and markers included, never exceeds the limit. Should the overhead
+and the markers alone not fit, parts are dropped whole, farthest from cwd
+first, and reported. ``NestedInstructions`` finds the instruction files of
+directories below the walk for a touched path (DESIGN §6).
+"""
+
+from __future__ import annotations
+
+from ruleweave.instructions.blob import build_instructions
+from ruleweave.instructions.model import (
+    BudgetCut,
+    InstructionBlob,
+    InstructionBudget,
+    InstructionFile,
+    InstructionLevel,
+    NestedFile,
+)
+from ruleweave.instructions.nested import NestedInstructions
+
+__all__ = [
+    "BudgetCut",
+    "InstructionBlob",
+    "InstructionBudget",
+    "InstructionFile",
+    "InstructionLevel",
+    "NestedFile",
+    "NestedInstructions",
+    "build_instructions",
+]

@@ -1,0 +1,148 @@
+"""Markdown scanning for instruction files: code fences, code spans, HTML comments, ``@path``.
+
+Only what the blob needs, and linear in the text: fences (any indent, so a
+fence inside a list item counts), inline code spans (a backtick run up to the
+next run of the same length), HTML comments (may span lines; a ``<!--`` that
+is never closed is text), and import tokens (``@`` at the start of a line or
+after whitespace, so ``a@b.com`` is not one).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
+_FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$")
+_TICKS = re.compile(r"`+")
+_IMPORT = re.compile(r"(?<!\S)@([\w.~/+\-@%]+)")
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+
+
+def _fence_open(line: str) -> str | None:
+    match = _FENCE_OPEN.match(line)
+    if match is None or (match.group(1)[0] == "`" and "`" in match.group(2)):
+        return None
+    return match.group(1)
+
+
+def _fence_closes(line: str, run: str) -> bool:
+    match = _FENCE_CLOSE.match(line)
+    return match is not None and match.group(1)[0] == run[0] and len(match.group(1)) >= len(run)
+
+
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    """Inline code spans of one line: a backtick run up to the next run of the same length."""
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(line)]
+    by_length: dict[int, list[int]] = {}
+    for index, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(index)
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(runs):
+        start, end = runs[index]
+        same = by_length[end - start]
+        later = bisect_right(same, index)
+        if later < len(same):
+            spans.append((start, runs[same[later]][1]))
+            index = same[later] + 1
+        else:
+            index += 1
+    return spans
+
+
+def _strip_line(line: str, closes_later: bool) -> tuple[str, bool]:
+    """``line`` without its HTML comments; True when a comment stays open past it."""
+    spans = _code_spans(line)
+    pieces: list[str] = []
+    pos = span = 0
+    while (opener := line.find("<!--", pos)) >= 0:
+        while span < len(spans) and spans[span][1] <= opener:
+            span += 1
+        if span < len(spans) and spans[span][0] <= opener:
+            pieces.append(line[pos : spans[span][1]])
+            pos = spans[span][1]
+            continue
+        end = line.find("-->", opener + 4)
+        if end < 0:
+            if closes_later:
+                pieces.append(line[pos:opener])
+                return "".join(pieces), True
+            break  # never closed anywhere: literal text, like the rest of the line
+        pieces.append(line[pos:opener])
+        pos = end + 3
+    pieces.append(line[pos:])
+    return "".join(pieces), False
+
+
+def strip_comments(text: str) -> list[tuple[int, str, bool]]:
+    """Lines of ``text`` without HTML comments: (1-based line number, text, is code).
+
+    Comments may span lines; fenced code is kept verbatim; a ``<!--`` that is
+    never closed is ordinary text; runs of blank lines outside code become one.
+    """
+    last_close = text.rfind("-->")
+    out: list[tuple[int, str, bool]] = []
+    fence: str | None = None
+    in_comment = False
+    offset = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        offset += len(line) + 1
+        closes_later = last_close >= offset
+        if in_comment:
+            end = line.find("-->")
+            if end < 0:
+                continue
+            rest, in_comment = _strip_line(line[end + 3 :], closes_later)
+            kept: str | None = rest if rest.strip() else None
+        elif fence is not None:
+            out.append((number, line, True))
+            if _fence_closes(line, fence):
+                fence = None
+            continue
+        elif (run := _fence_open(line)) is not None:
+            fence = run
+            out.append((number, line, True))
+            continue
+        else:
+            stripped, in_comment = _strip_line(line, closes_later)
+            kept = stripped if stripped.strip() or not line.strip() else None
+        if kept is None:
+            continue
+        if not kept.strip():
+            if not out or (not out[-1][2] and not out[-1][1].strip()):
+                continue
+            kept = ""
+        out.append((number, kept.rstrip(), False))
+    return out
+
+
+def import_tokens(line: str) -> list[str]:
+    """The ``@path`` tokens of a prose line, outside its code spans."""
+    pieces: list[str] = []
+    pos = 0
+    for start, end in _code_spans(line):
+        pieces += (line[pos:start], " " * (end - start))
+        pos = end
+    pieces.append(line[pos:])
+    tokens = []
+    for match in _IMPORT.finditer("".join(pieces)):
+        token = match.group(1).rstrip(".,;:!?")
+        if token:
+            tokens.append(token)
+    return tokens
+
+
+def path_like(token: str) -> bool:
+    """Whether a token plainly names a file; a bare ``@word`` is an import only if it exists."""
+    return "/" in token or token.startswith("~") or _EXTENSION.search(token) is not None
+
+
+def normalise_text(text: str) -> str:
+    """``text`` without a leading BOM, with ``\\n`` line ends."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, whitespace runs folded to one space."""
+    return " ".join(text.split())

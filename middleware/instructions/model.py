@@ -1,0 +1,100 @@
+"""The blob's data: parts, the budget report, nested files (frozen, no I/O)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+from ruleweave.rules import DiscoveryWarning
+
+InstructionLevel = Literal["user", "project", "rule"]
+"""Where a part of the blob came from: the user tier, the project walk, or a Claude rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class InstructionFile:
+    """One part of the blob and what the budget did to it.
+
+    Attributes:
+        path: The display path (relative to the project root, ``~/…`` under home).
+        abs_path: The absolute path of the file.
+        level: ``user``, ``project`` or ``rule``.
+        bytes: Body bytes kept in the blob (header and marker not counted).
+        original_bytes: Body bytes after comment stripping and import expansion.
+        truncated: The body was cut (or dropped) by the budget.
+        bytes_dropped: ``original_bytes - bytes``.
+    """
+
+    path: str
+    abs_path: str
+    level: InstructionLevel
+    bytes: int
+    original_bytes: int
+    truncated: bool
+    bytes_dropped: int
+
+
+class BudgetCut(NamedTuple):
+    """A part the budget cut: its display path and the body bytes dropped."""
+
+    path: str
+    bytes_dropped: int
+
+
+@dataclass(frozen=True, slots=True)
+class InstructionBudget:
+    """The budget report.
+
+    Attributes:
+        limit: ``instructions_max_bytes``.
+        used: UTF-8 bytes of the blob's text (never more than ``limit``).
+        cut: Each cut part with the bytes dropped, in blob order.
+    """
+
+    limit: int
+    used: int
+    cut: tuple[BudgetCut, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class InstructionBlob:
+    """The assembled project instructions.
+
+    Attributes:
+        text: The blob, byte-identical for the same files.
+        files: Every part in blob order.
+        budget: Limit, bytes used and what was cut.
+        warnings: Every problem met, naming the file (and line when known).
+        seen: Real paths and content digests of every file included
+            (imports too); ``NestedInstructions`` skips them.
+    """
+
+    text: str
+    files: tuple[InstructionFile, ...]
+    budget: InstructionBudget
+    warnings: tuple[DiscoveryWarning, ...]
+    seen: frozenset[str] = field(default=frozenset(), repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class NestedFile:
+    """An instruction file in a directory below the walk.
+
+    Attributes:
+        path: The absolute path (the session's at-most-once key).
+        display: The path relative to the project root.
+        body: The processed body (comments stripped, imports expanded), capped
+            to ``instructions_max_bytes`` with a marker when cut.
+        truncated: The body was cut to the cap (a marker says so).
+        bytes_dropped: Body bytes dropped by the cap.
+    """
+
+    path: str
+    display: str
+    body: str
+    truncated: bool = False
+    bytes_dropped: int = 0
+
+    def render(self) -> str:
+        """The notice form, headed like a blob part: ``[file: <display>]\\n<body>``."""
+        return f"[file: {self.display}]\n{self.body}"

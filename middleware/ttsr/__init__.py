@@ -1,0 +1,41 @@
+"""Time-travelling streamed rules (TTSR, DESIGN §8).
+
+A rule with a ``condition`` (regex) or ``astCondition`` (ast-grep pattern)
+costs no prompt space: it watches what the model streams, and when the
+stream matches, the adapter stops the stream and retries it with the rule
+injected (or appends a reminder to the tool result).
+
+* ``TtsrIndex.build(rules, config)`` compiles a rule set's streamed rules
+  once (immutable, shared by every session);
+* ``index.watcher(store, session_id)`` gives the per-session ``TtsrWatcher``
+  with ``watch(source, delta, *, tool, call_id, args) -> TtsrHit | None``
+  and ``turn_start()`` (async twins ``awatch``/``aturn_start``);
+* ``check_rule`` is the test ``buckets.assign`` uses, so a rule is in the
+  ``ttsr`` bucket exactly when the watcher can register it.
+"""
+
+from __future__ import annotations
+
+from ruleweave.ttsr.compile import CompiledRule, RepeatPolicy, check_rule, compile_rule, describe
+from ruleweave.ttsr.index import TtsrIndex
+from ruleweave.ttsr.render import TEMPLATES
+from ruleweave.ttsr.scope import DEFAULT_SCOPE, ScopeEntry, Source, parse_scope
+from ruleweave.ttsr.watcher import TtsrHit, TtsrMatch, TtsrWatcher, interrupts
+
+__all__ = [
+    "DEFAULT_SCOPE",
+    "TEMPLATES",
+    "CompiledRule",
+    "RepeatPolicy",
+    "ScopeEntry",
+    "Source",
+    "TtsrHit",
+    "TtsrIndex",
+    "TtsrMatch",
+    "TtsrWatcher",
+    "check_rule",
+    "compile_rule",
+    "describe",
+    "interrupts",
+    "parse_scope",
+]

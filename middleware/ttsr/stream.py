@@ -1,0 +1,121 @@
+"""Per-stream text handling: decoding a tool call's streamed JSON arguments.
+
+A tool call's arguments stream as JSON text (``{"content": "def f():\\n..."}``),
+so the code inside arrives with its newlines and quotes escaped, and a
+pattern such as ``(?m)^\\s*except\\s*:`` would never see a line start. A
+tool stream whose first non-blank character is ``{`` or ``[`` is therefore
+decoded as it streams: escapes inside JSON strings become the characters
+they stand for (an escape split across deltas is held back until complete),
+and everything else passes through unchanged. A tool stream that does not
+start like JSON is taken as plain text.
+"""
+
+from __future__ import annotations
+
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", "\\": "\\", '"': '"'}
+_REPLACEMENT = "\ufffd"
+
+
+def _hex(text: str) -> int | None:
+    try:
+        return int(text, 16) if len(text) == 4 else None
+    except ValueError:
+        return None
+
+
+class JsonTextDecoder:
+    """Decodes the string escapes of a JSON document streamed in pieces.
+
+    Each ``feed`` costs time linear in its delta (plus at most 11 held-back
+    characters), never in what came before.
+    """
+
+    __slots__ = ("_in_string", "_mode", "_pending")
+
+    def __init__(self) -> None:
+        self._mode: str | None = None
+        self._in_string = False
+        self._pending = ""
+
+    def feed(self, delta: str) -> str:
+        """Decode the next piece of the stream.
+
+        Args:
+            delta: The next characters as the model produced them.
+
+        Returns:
+            The decoded characters that are complete so far.
+        """
+        if self._mode is None:
+            stripped = delta.lstrip()
+            if not stripped:
+                return delta
+            self._mode = "json" if stripped[0] in "{[" else "raw"
+        if self._mode == "raw":
+            return delta
+        if not self._pending and "\\" not in delta and '"' not in delta:
+            return delta
+        return self._decode(self._pending + delta)
+
+    def _decode(self, text: str) -> str:
+        self._pending = ""
+        out: list[str] = []
+        index, size = 0, len(text)
+        while index < size:
+            char = text[index]
+            if not self._in_string:
+                quote = text.find('"', index)
+                if quote < 0:
+                    out.append(text[index:])
+                    break
+                out.append(text[index : quote + 1])
+                self._in_string = True
+                index = quote + 1
+                continue
+            if char == '"':
+                self._in_string = False
+                out.append(char)
+                index += 1
+                continue
+            if char != "\\":
+                stop = min((p for p in (text.find("\\", index), text.find('"', index)) if p >= 0),
+                           default=size)
+                out.append(text[index:stop])
+                index = stop
+                continue
+            decoded, used = self._escape(text, index)
+            if used == 0:
+                self._pending = text[index:]
+                break
+            out.append(decoded)
+            index += used
+        return "".join(out)
+
+    @staticmethod
+    def _escape(text: str, index: int) -> tuple[str, int]:
+        """Decode the escape at ``index``: ``(text, characters used)``; 0 used = incomplete."""
+        size = len(text)
+        if index + 1 >= size:
+            return "", 0
+        kind = text[index + 1]
+        if kind != "u":
+            return _SIMPLE.get(kind, kind), 2
+        if index + 6 > size:
+            return "", 0
+        code = _hex(text[index + 2 : index + 6])
+        if code is None:
+            return text[index : index + 6], 6
+        if 0xD800 <= code < 0xDC00:
+            if index + 12 > size:
+                tail = text[index + 6 :]
+                if "\\u".startswith(tail[:2]) or tail.startswith("\\u"):
+                    return "", 0
+                return _REPLACEMENT, 6
+            second = text[index + 6 : index + 12]
+            low = _hex(second[2:]) if second.startswith("\\u") else None
+            if low is not None and 0xDC00 <= low < 0xE000:
+                return chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)), 12
+            return _REPLACEMENT, 6
+        if 0xDC00 <= code < 0xE000:
+            return _REPLACEMENT, 6
+        return chr(code), 6

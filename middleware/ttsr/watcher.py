@@ -1,0 +1,391 @@
+"""``TtsrWatcher``: one session's output streams, matched as they arrive.
+
+``watch(source, delta, ...)`` feeds one delta of one stream: ``text``,
+``thinking``, or ``tool`` (keyed by ``call_id``, else the tool's name).
+When a rule's condition matches and its repeat policy lets it fire, the
+watcher returns a ``TtsrHit``: ``interrupt`` says whether the adapter should
+abort the stream and retry it with ``text`` injected; otherwise ``text`` is
+a reminder to append to the tool result (or the next turn). An
+interrupting hit clears every buffer, since the response is being thrown
+away; ``turn_start()`` clears them too.
+
+Repeat state lives in the session store, so it survives with the session:
+``once`` claims ``ttsr:once:<name>``; ``after-gap N`` keeps the turn counter
+``ttsr:turn`` (advanced by ``turn_start()`` when any rule uses a gap) and
+``ttsr:last:<name>``, and claims ``ttsr:fired:<name>:<turn>`` so that two
+workers sharing the session cannot both fire it. The matching core does no
+I/O; only the repeat gate has async twins (``awatch``, ``aturn_start``).
+A watcher is for one session and is not meant to be shared between threads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ruleweave.globs import PathSpellings
+from ruleweave.rules import InterruptMode, Rule
+from ruleweave.store import SessionStore
+from ruleweave.touch import parse_args
+from ruleweave.ttsr import ast as ast_part
+from ruleweave.ttsr.index import Channel, TtsrIndex
+from ruleweave.ttsr.render import render
+from ruleweave.ttsr.scope import SOURCES, Source, spellings
+from ruleweave.ttsr.stream import JsonTextDecoder
+
+TURN_KEY = "ttsr:turn"
+"""Store key of the session's turn counter (used by ``after-gap`` rules)."""
+
+MAX_STREAMS = 256
+"""Buffers kept at once; past this the oldest stream is dropped (``turn_start`` clears all)."""
+
+_SNIPPET = 200
+_REPARSE_ARGS_CHARS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class TtsrMatch:
+    """Why one rule fired.
+
+    Attributes:
+        rule: The rule's name.
+        kind: ``regex``, ``glob`` (a file-glob condition token) or ``ast``.
+        condition: The regex (after the YAML repairs), glob token or ast-grep pattern.
+        matched: The matched text (cut to 200 characters; '' for a glob token).
+        path: The path the tool call names that passed the path gates (the first
+            one when there is no gate), relative to the project when inside it.
+    """
+
+    rule: str
+    kind: Literal["regex", "glob", "ast"]
+    condition: str
+    matched: str
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TtsrHit:
+    """What the adapter does about a delta that fired streamed rules.
+
+    Attributes:
+        interrupt: Abort the stream and retry it with ``text`` injected.
+        rules: The rules that fired, de-duplicated, in precedence order.
+        text: The interrupt message when interrupting, else the tool-result reminder.
+        source: The stream's source.
+        tool: The tool's name (tool streams).
+        call_id: The tool call's id (tool streams).
+        matches: One ``TtsrMatch`` per rule, in the order of ``rules``.
+        offset: Characters of the stream seen up to the end of this delta.
+    """
+
+    interrupt: bool
+    rules: tuple[Rule, ...]
+    text: str
+    source: Source
+    tool: str | None = None
+    call_id: str | None = None
+    matches: tuple[TtsrMatch, ...] = ()
+    offset: int = 0
+
+
+@dataclass(slots=True)
+class _Stream:
+    channel: Channel
+    decoder: JsonTextDecoder | None
+    tail: str = ""
+    consumed: int = 0
+    paths: tuple[PathSpellings, ...] = ()
+    ast_code: str | None = None
+    ast_size: int = -1
+
+
+@dataclass(slots=True)
+class _Pending:
+    source: Source
+    tool: str | None
+    call_id: str | None
+    offset: int
+    found: dict[int, TtsrMatch] = field(default_factory=dict)
+
+
+def interrupts(mode: InterruptMode, source: Source) -> bool:
+    """Whether a rule in ``mode`` interrupts a stream of ``source``."""
+    if mode == "always":
+        return True
+    if mode == "prose-only":
+        return source in ("text", "thinking")
+    if mode == "tool-only":
+        return source == "tool"
+    return False
+
+
+def _clean(text: str) -> str:
+    """Lone surrogates (which UTF-8 cannot hold) become U+FFFD."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+    return text
+
+
+class TtsrWatcher:
+    """A session's TTSR state: stream buffers here, repeat state in the store.
+
+    Args:
+        index: The shared compiled index.
+        store: The session store.
+        session_id: The session's id.
+    """
+
+    def __init__(self, index: TtsrIndex, store: SessionStore, session_id: str) -> None:
+        self.index = index
+        self.store = store
+        self.session_id = session_id
+        self._streams: dict[tuple[str, str], _Stream] = {}
+        self._spent: set[int] = set()
+        self._quiet: set[int] = set()
+
+    # -- public API -----------------------------------------------------------
+
+    def watch(
+        self, source: Source, delta: str, *, tool: str | None = None,
+        call_id: str | None = None, args: Any = None,
+    ) -> TtsrHit | None:
+        """Feed one delta of one stream.
+
+        Args:
+            source: ``text``, ``thinking`` or ``tool``.
+            delta: The new characters (for tools: the streamed argument JSON).
+                An empty delta with complete ``args`` marks a tool call's arguments
+                complete; for a call that streamed nothing, those arguments are
+                matched as their JSON text (adapters that see only whole calls).
+            tool: The tool's name (tool streams).
+            call_id: The tool call's id; keys the tool stream's buffer.
+            args: The call's arguments so far (mapping or JSON text), for path
+                gates and AST conditions.
+
+        Returns:
+            A hit when rules fire, else ``None``.
+
+        Raises:
+            ValueError: ``source`` is not one of text, thinking, tool.
+        """
+        pending = self._scan(source, delta, tool, call_id, args)
+        if pending is None:
+            return None
+        return self._finish(pending, [i for i in sorted(pending.found) if self._allow(i)])
+
+    async def awatch(
+        self, source: Source, delta: str, *, tool: str | None = None,
+        call_id: str | None = None, args: Any = None,
+    ) -> TtsrHit | None:
+        """Async twin of ``watch`` (the repeat gate uses the store's async methods)."""
+        pending = self._scan(source, delta, tool, call_id, args)
+        if pending is None:
+            return None
+        fired = [i for i in sorted(pending.found) if await self._aallow(i)]
+        return self._finish(pending, fired)
+
+    def turn_start(self) -> None:
+        """A new turn: clear every buffer and advance the turn counter."""
+        self._new_turn()
+        if self.index.has_gap_rules:
+            turn = _as_int(self.store.get(self.session_id, TURN_KEY))
+            self.store.put(self.session_id, TURN_KEY, str(turn + 1))
+
+    async def aturn_start(self) -> None:
+        """Async twin of ``turn_start``."""
+        self._new_turn()
+        if self.index.has_gap_rules:
+            turn = _as_int(await self.store.aget(self.session_id, TURN_KEY))
+            await self.store.aput(self.session_id, TURN_KEY, str(turn + 1))
+
+    # -- matching (no I/O) ----------------------------------------------------
+
+    def _new_turn(self) -> None:
+        self._streams.clear()
+        self._quiet = set(self._spent)
+
+    def _stream(self, source: Source, tool: str, call_id: str | None) -> _Stream:
+        key = ("tool", call_id or tool) if source == "tool" else (source, "")
+        stream = self._streams.get(key)
+        if stream is None:
+            if len(self._streams) >= MAX_STREAMS:
+                del self._streams[next(iter(self._streams))]
+            channel = self.index.channel(source, tool)
+            stream = _Stream(channel, JsonTextDecoder() if source == "tool" else None)
+            self._streams[key] = stream
+        return stream
+
+    def _scan(
+        self, source: Source, delta: str, tool: str | None, call_id: str | None, args: Any
+    ) -> _Pending | None:
+        if source not in SOURCES:
+            raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
+        name = tool or ""
+        stream = self._stream(source, name, call_id)
+        channel = stream.channel
+        if channel.empty:
+            return None
+        final = not delta
+        if source == "tool" and final and not stream.consumed and args is not None:
+            delta = _as_json(args)
+        text = _clean(stream.decoder.feed(delta) if stream.decoder is not None else delta)
+        if source == "tool" and args is not None:
+            self._update_paths(stream, name, args)
+        window = stream.tail + text
+        pos = 1 if stream.consumed > len(stream.tail) else 0
+        pending = _Pending(source, tool, call_id, stream.consumed + len(text))
+        quiet = self._quiet
+        for watched, matched in channel.search(window, pos, quiet):
+            if watched.rule not in pending.found:
+                condition = watched.condition.pattern or watched.condition.source
+                self._add(pending, stream, watched.rule, watched.scope_gate,
+                          "regex", condition, matched[:_SNIPPET])
+        if text or args is not None:
+            for watched in channel.anything:
+                if watched.rule not in quiet and watched.rule not in pending.found:
+                    self._add(pending, stream, watched.rule, watched.scope_gate,
+                              "glob", watched.condition.source, "")
+        if channel.ast and args is not None:
+            self._scan_ast(pending, stream, args, final=final)
+        stream.consumed += len(text)
+        keep = self.index.window + 1
+        stream.tail = window[-keep:] if len(window) > keep else window
+        return pending if pending.found else None
+
+    def _add(
+        self, pending: _Pending, stream: _Stream, rule: int, scope_gate: Any,
+        kind: Literal["regex", "glob", "ast"], condition: str, matched: str,
+    ) -> None:
+        path: str | None = None
+        if pending.source == "tool":
+            passed = self.index.gate_path(rule, scope_gate, stream.paths)
+            if passed is None:
+                return
+            spelled = passed if isinstance(passed, PathSpellings) else next(iter(stream.paths), None)
+            if spelled is not None:
+                path = spelled.relative or spelled.absolute
+        name = self.index.compiled[rule].rule.name
+        pending.found[rule] = TtsrMatch(name, kind, condition, matched, path)
+
+    def _update_paths(self, stream: _Stream, tool: str, args: Any) -> None:
+        if isinstance(args, (str, bytes)) and stream.paths and len(args) > _REPARSE_ARGS_CHARS:
+            return
+        root = self.index.config.root
+        found = tuple(spellings(p, root) for p in self.index.paths(tool, args))
+        if found:
+            stream.paths = found
+
+    def _scan_ast(self, pending: _Pending, stream: _Stream, args: Any, final: bool) -> None:
+        code: str | None = None
+        if isinstance(args, Mapping):
+            code = ast_part.code_of(args)
+            size = len(code) if code is not None else 0
+        else:
+            size = len(args) if isinstance(args, (str, bytes)) else 0
+        if not ast_part.due(size, stream.ast_size, final):
+            return
+        if not isinstance(args, Mapping):
+            code = ast_part.code_of(parse_args(args))
+        if code is None or code == stream.ast_code:
+            return
+        stream.ast_code, stream.ast_size = code, size
+        language = next(
+            (lang for lang in (ast_part.language_for(p.name) for p in stream.paths) if lang), None
+        )
+        if language is None:
+            return
+        wanted = [
+            w for w in stream.channel.ast
+            if w.rule not in self._quiet and w.rule not in pending.found
+            and self.index.gate_path(w.rule, w.scope_gate, stream.paths) is not None
+        ]
+        if not wanted:
+            return
+        patterns = list(dict.fromkeys(p for w in wanted for p in w.patterns))
+        matched = dict(ast_part.find(code, language, patterns))
+        for w in wanted:
+            first = next((p for p in w.patterns if p in matched), None)
+            if first is not None:
+                snippet = matched[first][:_SNIPPET]
+                self._add(pending, stream, w.rule, w.scope_gate, "ast", first, snippet)
+
+    def _finish(self, pending: _Pending, fired: list[int]) -> TtsrHit | None:
+        if not fired:
+            return None
+        config = self.index.config
+        compiled = [self.index.compiled[i] for i in fired]
+        interrupt = any(interrupts(c.interrupt_mode(config), pending.source) for c in compiled)
+        rules = tuple(c.rule for c in compiled)
+        if interrupt:
+            self._streams.clear()
+        return TtsrHit(
+            interrupt=interrupt,
+            rules=rules,
+            text=render(rules, interrupt, self.index.templates, config),
+            source=pending.source,
+            tool=pending.tool,
+            call_id=pending.call_id,
+            matches=tuple(pending.found[i] for i in fired),
+            offset=pending.offset,
+        )
+
+    # -- the repeat gate (store I/O) -----------------------------------------
+
+    def _allow(self, rule: int) -> bool:
+        compiled = self.index.compiled[rule]
+        name, gap, sid = compiled.rule.name, compiled.repeat.gap, self.session_id
+        if gap is None:
+            self._spent.add(rule)
+            self._quiet.add(rule)
+            return self.store.claim(sid, f"ttsr:once:{name}")
+        self._quiet.add(rule)
+        turn = _as_int(self.store.get(sid, TURN_KEY))
+        last = self.store.get(sid, f"ttsr:last:{name}")
+        if last is not None and turn - _as_int(last) < gap:
+            return False
+        if not self.store.claim(sid, f"ttsr:fired:{name}:{turn}"):
+            return False
+        self.store.put(sid, f"ttsr:last:{name}", str(turn))
+        return True
+
+    async def _aallow(self, rule: int) -> bool:
+        compiled = self.index.compiled[rule]
+        name, gap, sid = compiled.rule.name, compiled.repeat.gap, self.session_id
+        if gap is None:
+            self._spent.add(rule)
+            self._quiet.add(rule)
+            return await self.store.aclaim(sid, f"ttsr:once:{name}")
+        self._quiet.add(rule)
+        turn = _as_int(await self.store.aget(sid, TURN_KEY))
+        last = await self.store.aget(sid, f"ttsr:last:{name}")
+        if last is not None and turn - _as_int(last) < gap:
+            return False
+        if not await self.store.aclaim(sid, f"ttsr:fired:{name}:{turn}"):
+            return False
+        await self.store.aput(sid, f"ttsr:last:{name}", str(turn))
+        return True
+
+
+def _as_json(args: Any) -> str:
+    """A call's complete arguments as the JSON text a stream of them would have carried."""
+    if isinstance(args, str):
+        return args
+    if isinstance(args, bytes):
+        return args.decode("utf-8", "replace")
+    try:
+        return json.dumps(args, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return ""
+
+
+def _as_int(value: str | None) -> int:
+    try:
+        return int(value) if value is not None else 0
+    except ValueError:
+        return 0

@@ -1,0 +1,102 @@
+"""Logged sessions replayed against today's rules: clean, changed, unusable."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ruleweave import RuleSet, RuleweaveConfig
+from ruleweave.cli import main
+from ruleweave.testing import assert_replays
+from tests.conftest import WriteTree
+
+HERE = Path(__file__).resolve().parent
+DEMO = HERE.parent / "examples" / "demo-repo"
+
+FILES = {
+    ".cursor/rules/ts.mdc": "---\ndescription: TS\nglobs: src/**/*.ts\n---\nStrict TS.",
+    ".cursor/rules/py.mdc": "---\nglobs: '**/*.py'\n---\nTyped Python.",
+    ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\nBe brief.",
+}
+
+
+def record(root: Path, log: Path) -> None:
+    """A small session: three tool calls, a compaction, one more call."""
+    ruleset = RuleSet.load(RuleweaveConfig(cwd=root, builtin_rules=False, event_log=log))
+    session = ruleset.session("rec")
+    session.after_tool_call("read_file", {"path": "src/app.ts"})
+    session.after_tool_call("read_file", {"path": str(root / "src" / "b.ts")})
+    session.after_tool_call("edit", {"file_path": "tools/x.py"})
+    session.compacted()
+    session.after_tool_call("read_file", {"path": "src/c.ts"})
+    ruleset.events.close()
+
+
+def test_unchanged_repo_replays_clean(write_tree: WriteTree, tmp_path: Path) -> None:
+    """Replaying against the same files reports nothing, through the API and the CLI."""
+    root = write_tree(FILES)
+    log = tmp_path / "events.jsonl"
+    record(root, log)
+    report = assert_replays(log)
+    assert [s.replayed for s in report.sessions] == [4]
+    assert main(["replay", str(log)]) == 0
+
+
+def test_changed_glob_fails_and_names_the_rule(
+    write_tree: WriteTree, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Narrowing a rule's glob makes replay fail, naming the rule that disappeared."""
+    root = write_tree(FILES)
+    log = tmp_path / "events.jsonl"
+    record(root, log)
+    (root / ".cursor/rules/ts.mdc").write_text("---\ndescription: TS\nglobs: lib/**/*.ts\n---\nStrict TS.")
+    with pytest.raises(AssertionError, match=r"- ts is no longer injected"):
+        assert_replays(log)
+    capsys.readouterr()
+    assert main(["replay", str(log), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    calls = data["sessions"][0]["calls"]
+    assert [(c["index"], c["disappeared"]) for c in calls] == [(1, ["ts"]), (4, ["ts"])]
+    assert data["sessions"][0]["prompt"]["changed"] is True
+
+
+def test_new_generic_rule_is_named(write_tree: WriteTree, tmp_path: Path) -> None:
+    """A rule added to <generic-rules> since the recording is named in the diff."""
+    root = write_tree(FILES)
+    log = tmp_path / "events.jsonl"
+    record(root, log)
+    (root / ".cursor/rules/extra.mdc").write_text("---\nalwaysApply: true\n---\nNew rule.")
+    with pytest.raises(AssertionError, match=r"\+ extra now in <generic-rules>"):
+        assert_replays(log)
+
+
+def test_replay_in_another_directory(write_tree: WriteTree, tmp_path: Path) -> None:
+    """A log replays in a copy of the project: recorded absolute paths move with it."""
+    root = write_tree(FILES)
+    log = tmp_path / "events.jsonl"
+    record(root, log)
+    moved = tmp_path / "moved"
+    shutil.copytree(root, moved)
+    assert_replays(log, cwd=moved)
+
+
+def test_unusable_logs_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing log, a binary one and one without sessions exit 2 with one sentence."""
+    binary = tmp_path / "b.jsonl"
+    binary.write_bytes(b"\x00\x01")
+    empty = tmp_path / "e.jsonl"
+    empty.write_text('{"event": "tool_touch", "session": "x"}\nnot json\n')
+    for path in (tmp_path / "missing.jsonl", binary, empty):
+        assert main(["replay", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("ruleweave: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("log", sorted((HERE / "replays").glob("*.jsonl")), ids=lambda p: p.name)
+def test_recorded_examples_replay(log: Path) -> None:
+    """Every example's recorded event log still replays against examples/demo-repo."""
+    report = assert_replays(log, cwd=DEMO)
+    assert sum(s.replayed for s in report.sessions) > 0
