@@ -63,24 +63,54 @@ def _append_text(content: Any, text: str) -> Any:
     return f"{content}\n\n{text}"
 
 
-def _system(session: RuleSession, base: str) -> str:
-    addition = session.system_prompt(base or None)
-    return f"{base}\n\n{addition}" if base and addition else base or addition
-
-
-class AnthropicLoop:
-    """ruleweave for a loop over the Anthropic Messages format.
-
-    Args:
-        session: The session to weave.
-    """
+class _WireLoop:
+    """What both wire formats share; subclasses only read calls and write results."""
 
     def __init__(self, session: RuleSession) -> None:
         self.session = session
 
     def system(self, base: str = "") -> str:
         """``base`` followed by what the session adds to the system prompt."""
-        return _system(self.session, base)
+        addition = self.session.system_prompt(base or None)
+        return f"{base}\n\n{addition}" if base and addition else base or addition
+
+    @staticmethod
+    def tool_calls(assistant: Mapping[str, Any]) -> list[ToolCall]:  # pragma: no cover - abstract
+        """The tool calls of an assistant message."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _refusal(call: ToolCall, message: str) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def refusals(self, assistant: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Results refusing the calls steering forbids (run none of them)."""
+        out = []
+        for call in self.tool_calls(assistant):
+            refusal = self.session.check_tool(call.name, call.args)
+            if refusal is not None:
+                out.append(self._refusal(call, refusal.message))
+        return out
+
+    def _injections(self, assistant: Mapping[str, Any]) -> dict[str, Injection | None]:
+        return {
+            call.id: self.session.after_tool_call(call.name, call.args)
+            for call in self.tool_calls(assistant)
+        }
+
+    async def _ainjections(self, assistant: Mapping[str, Any]) -> dict[str, Injection | None]:
+        return {
+            call.id: await self.session.aafter_tool_call(call.name, call.args)
+            for call in self.tool_calls(assistant)
+        }
+
+
+class AnthropicLoop(_WireLoop):
+    """ruleweave for a loop over the Anthropic Messages format.
+
+    Args:
+        session: The session to weave.
+    """
 
     @staticmethod
     def tool_calls(assistant: Mapping[str, Any]) -> list[ToolCall]:
@@ -94,37 +124,19 @@ class AnthropicLoop:
             if isinstance(block, Mapping) and block.get("type") == "tool_use"
         ]
 
-    def refusals(self, assistant: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """``tool_result`` error blocks for the calls steering forbids (run none of them)."""
-        out = []
-        for call in self.tool_calls(assistant):
-            refusal = self.session.check_tool(call.name, call.args)
-            if refusal is not None:
-                out.append(
-                    {"type": "tool_result", "tool_use_id": call.id, "content": refusal.message,
-                     "is_error": True}
-                )
-        return out
+    @staticmethod
+    def _refusal(call: ToolCall, message: str) -> dict[str, Any]:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": message, "is_error": True}
 
     def tool_results(self, assistant: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, Any]:
-        """The user message with each tool result's notice appended."""
-        calls = {call.id: call for call in self.tool_calls(assistant)}
-        injections = {
-            call_id: self.session.after_tool_call(call.name, call.args)
-            for call_id, call in calls.items()
-        }
-        return _with_anthropic_notices(user, injections)
+        """The user message with each ``tool_result``'s notice appended."""
+        return _with_anthropic_notices(user, self._injections(assistant))
 
     async def atool_results(
         self, assistant: Mapping[str, Any], user: Mapping[str, Any]
     ) -> dict[str, Any]:
         """Async twin of ``tool_results``."""
-        calls = {call.id: call for call in self.tool_calls(assistant)}
-        injections = {
-            call_id: await self.session.aafter_tool_call(call.name, call.args)
-            for call_id, call in calls.items()
-        }
-        return _with_anthropic_notices(user, injections)
+        return _with_anthropic_notices(user, await self._ainjections(assistant))
 
 
 def _with_anthropic_notices(
@@ -143,19 +155,12 @@ def _with_anthropic_notices(
     return {**user, "content": blocks}
 
 
-class OpenAIChatLoop:
+class OpenAIChatLoop(_WireLoop):
     """ruleweave for a loop over the OpenAI Chat Completions format.
 
     Args:
         session: The session to weave.
     """
-
-    def __init__(self, session: RuleSession) -> None:
-        self.session = session
-
-    def system(self, base: str = "") -> str:
-        """``base`` followed by what the session adds to the system prompt."""
-        return _system(self.session, base)
 
     @staticmethod
     def tool_calls(assistant: Mapping[str, Any]) -> list[ToolCall]:
@@ -175,36 +180,21 @@ class OpenAIChatLoop:
             )
         return out
 
-    def refusals(self, assistant: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """``role: tool`` messages refusing the calls steering forbids (run none of them)."""
-        out = []
-        for call in self.tool_calls(assistant):
-            refusal = self.session.check_tool(call.name, call.args)
-            if refusal is not None:
-                out.append({"role": "tool", "tool_call_id": call.id, "content": refusal.message})
-        return out
+    @staticmethod
+    def _refusal(call: ToolCall, message: str) -> dict[str, Any]:
+        return {"role": "tool", "tool_call_id": call.id, "content": message}
 
     def tool_results(
         self, assistant: Mapping[str, Any], tool_messages: Sequence[Mapping[str, Any]]
     ) -> list[dict[str, Any]]:
-        """The tool messages, each with its notice appended."""
-        calls = {call.id: call for call in self.tool_calls(assistant)}
-        injections = {
-            call_id: self.session.after_tool_call(call.name, call.args)
-            for call_id, call in calls.items()
-        }
-        return _with_openai_notices(tool_messages, injections)
+        """The ``role: tool`` messages, each with its notice appended."""
+        return _with_openai_notices(tool_messages, self._injections(assistant))
 
     async def atool_results(
         self, assistant: Mapping[str, Any], tool_messages: Sequence[Mapping[str, Any]]
     ) -> list[dict[str, Any]]:
         """Async twin of ``tool_results``."""
-        calls = {call.id: call for call in self.tool_calls(assistant)}
-        injections = {
-            call_id: await self.session.aafter_tool_call(call.name, call.args)
-            for call_id, call in calls.items()
-        }
-        return _with_openai_notices(tool_messages, injections)
+        return _with_openai_notices(tool_messages, await self._ainjections(assistant))
 
 
 def _with_openai_notices(

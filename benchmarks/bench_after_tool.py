@@ -79,7 +79,7 @@ def per_call_us(fn: Callable[[str], object], paths: list[str], repeats: int) -> 
     return statistics.median(samples)
 
 
-def measure(base: Path, rules: int, paths: list[str], repeats: int) -> tuple[float, float]:
+def measure(base: Path, rules: int, paths: list[str], repeats: int) -> tuple[float, float, float]:
     root = make_repo(base, rules)
     config = RuleweaveConfig(cwd=root, max_rule_files=10_000, builtin_rules=False)
     loads = []
@@ -99,7 +99,19 @@ def measure(base: Path, rules: int, paths: list[str], repeats: int) -> tuple[flo
     for path in paths:
         warm(path)
     us = statistics.median(per_call_us(fresh_session_call(), paths, 1) for _ in range(repeats))
-    return us, statistics.median(loads) * 1000
+    idle = ruleset.session("idle")
+    queries = [f"grep pattern {i}" for i in range(len(paths))]
+    nothing = per_call_us(lambda q: idle.after_tool_call("grep", {"query": q}), queries, repeats)
+    return us, statistics.median(loads) * 1000, nothing
+
+
+def precompile_ms(rules: int) -> float:
+    """What loading would cost if it compiled every glob up front (the thing we avoid)."""
+    start = time.perf_counter()
+    for i in range(rules):
+        for glob in rule_globs(i):
+            wcglob.compile(glob, flags=FLAGS)
+    return (time.perf_counter() - start) * 1000
 
 
 def naive_us(base: Path, rules: int, paths: list[str]) -> float:
@@ -125,14 +137,17 @@ def main() -> None:
         base = Path(tmp)
         paths_1000 = make_paths(3000, 1000)
         paths_100 = make_paths(3000, 100)
-        us_1000, load_1000 = measure(base, 1000, paths_1000, 5)
-        us_100, load_100 = measure(base, 100, paths_100, 5)
+        us_1000, load_1000, idle_1000 = measure(base, 1000, paths_1000, 5)
+        us_100, load_100, idle_100 = measure(base, 100, paths_100, 5)
         baseline = naive_us(base, 1000, paths_1000)
+        eager = precompile_ms(1000)
         print("after_tool_call, 3 globs per rule, 3,000 tool-call paths")
         print(f"{'':32}{'100 rules':>14}{'1,000 rules':>14}")
         print(f"{'ruleweave µs/call (median)':32}{us_100:14.1f}{us_1000:14.1f}")
         print(f"{'RuleSet.load ms (median)':32}{load_100:14.1f}{load_1000:14.1f}")
+        print(f"{'call touching no path µs':32}{idle_100:14.2f}{idle_1000:14.2f}")
         print(f"{'naive baseline µs/call':32}{'':14}{baseline:14.1f}")
+        print(f"{'precompiling all globs ms':32}{'':14}{eager:14.1f}  (RuleSet.load skips this)")
         print(f"speed-up vs naive at 1,000 rules: {baseline / us_1000:.0f}x (goal >= 200x)")
         print(f"growth 100 -> 1,000 rules: {us_1000 / us_100:.2f}x (goal <= 2x)")
 
