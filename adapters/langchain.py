@@ -34,11 +34,21 @@ Each hook translates between LangChain and one ``RuleSession`` per thread
   reminder appended to the next tool result. Whole tool calls are checked
   again before they run: an interrupting hit there refuses the call with the
   rule's text, so the model writes it again.
+
+Notes:
+    List retry or fallback middleware *before* this one (outside it): the
+    stream is stopped with an exception, which middleware between this one and
+    the model would otherwise take for a model error. Tokens of a stopped reply
+    already streamed to the caller (``stream_mode="messages"``) stay with the
+    caller; the reply itself never reaches the agent state. LangChain's
+    warning for that exception is filtered out of the
+    ``langchain_core.callbacks.manager`` logger.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 import uuid
 from collections import OrderedDict
@@ -52,7 +62,6 @@ from ruleweave.ruleset import RuleSet
 from ruleweave.session import RuleSession
 from ruleweave.store import MemoryStore, SessionStore
 from ruleweave.ttsr import Source, TtsrHit
-from ruleweave.ttsr.render import render as render_ttsr
 
 try:
     from langchain.agents.middleware.types import (
@@ -66,15 +75,21 @@ try:
     )
     from langchain_core.callbacks import AsyncCallbackHandler, BaseCallbackHandler
     from langchain_core.language_models import BaseChatModel
-    from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, SystemMessage
-    from langchain_core.messages import ToolMessage as ToolMessage
+    from langchain_core.messages import (
+        AIMessage,
+        AIMessageChunk,
+        BaseMessage,
+        HumanMessage,
+        SystemMessage,
+        ToolMessage,
+    )
     from langchain_core.outputs import ChatGenerationChunk
     from langgraph.runtime import Runtime
     from langgraph.types import Command
 except ImportError as exc:  # pragma: no cover - exercised by re-importing without langchain
     raise MissingDependencyError("langchain", "langchain") from exc
 
-__all__ = ["RuleweaveMiddleware", "RuleweaveState"]
+__all__ = ["SESSION_KEY", "TTSR_KEY", "RuleweaveMiddleware", "RuleweaveState"]
 
 SESSION_KEY = "ruleweave_session"
 """State key holding the session id of a run that has no ``thread_id``."""
@@ -100,16 +115,45 @@ class RuleweaveState(AgentState[Any]):
     ruleweave_ttsr: NotRequired[Annotated[list[str], _Private]]
 
 
-class _Interrupt(BaseException):
-    """Raised from the model's stream callback to abort it; never leaves ``wrap_model_call``.
+class _Interrupt(Exception):
+    """Raised from the model's stream callback to abort it; caught by ``wrap_model_call``.
 
-    A ``BaseException`` so that retry or fallback middleware between ours and the
-    model (which catch ``Exception``) do not swallow it.
+    An ``Exception`` (LangChain's async model path mishandles other
+    ``BaseException``s), so retry or fallback middleware listed *after* this one
+    would catch it: list those first.
     """
 
     def __init__(self, hit: TtsrHit) -> None:
-        super().__init__(hit.text)
+        names = ", ".join(rule.name for rule in hit.rules)
+        super().__init__(f"ruleweave stopped the model's stream for streamed rule(s): {names}")
         self.hit = hit
+
+
+class _QuietInterrupts(logging.Filter):
+    """Drops LangChain's "Error in ... callback" warning for our own stream interrupts.
+
+    LangChain logs every exception a callback raises before re-raising it; an
+    interrupt is the designed way to stop a stream, not an error.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        return not (
+            isinstance(args, tuple)
+            and len(args) == 3
+            and args[0] in ("_StreamWatcher", "_AsyncStreamWatcher")
+            and str(args[2]).startswith("_Interrupt(")
+        )
+
+
+def _quiet_interrupt_warnings() -> None:
+    """Install ``_QuietInterrupts`` on LangChain's callback logger, once per process."""
+    logger = logging.getLogger("langchain_core.callbacks.manager")
+    if not any(type(f).__name__ == _QuietInterrupts.__name__ for f in logger.filters):
+        logger.addFilter(_QuietInterrupts())
+
+
+_quiet_interrupt_warnings()
 
 
 @dataclass(eq=False)
@@ -117,7 +161,6 @@ class _Thread:
     """One thread's session and the adapter's own bookkeeping for it."""
 
     session: RuleSession
-    ephemeral: bool
     lock: threading.Lock = field(default_factory=threading.Lock)
     steered: set[str] = field(default_factory=set)
     reminders: dict[str | None, list[str]] = field(default_factory=dict)
@@ -158,23 +201,31 @@ class _Delta:
     args: str | None = None
 
 
+@dataclass(slots=True)
+class _StreamedCall:
+    name: str | None = None
+    call_id: str | None = None
+    args: str = ""
+
+
 class _Deltas:
     """Turns one model call's stream (v1 chunks or v2 protocol events) into watch deltas."""
 
     def __init__(self) -> None:
-        self._calls: dict[Any, list[Any]] = {}
+        self._calls: dict[Any, _StreamedCall] = {}
 
     def _tool(self, key: Any, name: Any, call_id: Any, args: Any) -> _Delta | None:
-        entry = self._calls.setdefault(key, [None, None, ""])
+        """Tool-call chunks carry the name and id once (first chunk), then argument text by index."""
+        call = self._calls.setdefault(key, _StreamedCall())
         if name:
-            entry[0] = str(name)
+            call.name = str(name)
         if call_id:
-            entry[1] = str(call_id)
+            call.call_id = str(call_id)
         piece = args if isinstance(args, str) else ""
-        entry[2] += piece
         if not piece:
             return None
-        return _Delta("tool", piece, entry[0], entry[1], entry[2])
+        call.args += piece
+        return _Delta("tool", piece, call.name, call.call_id, call.args)
 
     def from_token(self, token: Any, chunk: Any) -> Iterator[_Delta]:
         """Deltas of one ``on_llm_new_token`` call."""
@@ -184,11 +235,10 @@ class _Deltas:
                 yield _Delta("text", token)
             return
         for block in message.content_blocks:
-            kind = block.get("type")
-            if kind == "text" and block.get("text"):
-                yield _Delta("text", str(block["text"]))
-            elif kind == "reasoning" and block.get("reasoning"):
-                yield _Delta("thinking", str(block["reasoning"]))
+            if block["type"] == "text" and block["text"]:
+                yield _Delta("text", block["text"])
+            elif block["type"] == "reasoning" and block.get("reasoning"):
+                yield _Delta("thinking", block.get("reasoning", ""))
         if isinstance(message, AIMessageChunk):
             for call in message.tool_call_chunks:
                 index = call.get("index")
@@ -246,7 +296,7 @@ class _Watch:
             return
         if hit.interrupt and self.may_interrupt:
             raise _Interrupt(hit)
-        self.thread.remind(hit, _reminder_text(self.thread.session, hit))
+        self.thread.remind(hit, hit.reminder)
 
 
 class _StreamWatcher(BaseCallbackHandler):
@@ -261,8 +311,7 @@ class _StreamWatcher(BaseCallbackHandler):
     def _feed(self, deltas: Iterator[_Delta]) -> None:
         thread = self._watch.thread
         for d in deltas:
-            with thread.lock:
-                hit = thread.session.watch(d.source, d.text, tool=d.tool, call_id=d.call_id, args=d.args)
+            hit = thread.session.watch(d.source, d.text, tool=d.tool, call_id=d.call_id, args=d.args)
             self._watch.handle(hit)
 
     def on_llm_new_token(self, token: Any, *, chunk: Any = None, **kwargs: Any) -> None:
@@ -301,7 +350,7 @@ class _AsyncStreamWatcher(AsyncCallbackHandler):
 # -- the middleware ---------------------------------------------------------------
 
 
-class RuleweaveMiddleware(AgentMiddleware[RuleweaveState, Any, Any]):
+class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     """ruleweave as LangChain v1 agent middleware.
 
     Args:
@@ -351,12 +400,12 @@ class RuleweaveMiddleware(AgentMiddleware[RuleweaveState, Any, Any]):
         """
         return self._thread(session_id).session
 
-    def _thread(self, session_id: str, *, ephemeral: bool = False) -> _Thread:
+    def _thread(self, session_id: str) -> _Thread:
         with self._lock:
             thread = self._threads.get(session_id)
             if thread is None:
                 session = self.ruleset.session(session_id, store=self.store, adapter="langchain")
-                thread = self._threads[session_id] = _Thread(session, ephemeral)
+                thread = self._threads[session_id] = _Thread(session)
                 while len(self._threads) > _MAX_SESSIONS:
                     self._threads.popitem(last=False)
             else:
@@ -368,8 +417,8 @@ class RuleweaveMiddleware(AgentMiddleware[RuleweaveState, Any, Any]):
             return self._thread(thread_id)
         fallback = _state(state).get(SESSION_KEY)
         if isinstance(fallback, str) and fallback:
-            return self._thread(fallback, ephemeral=True)
-        return self._thread(f"run-{uuid.uuid4().hex}", ephemeral=True)
+            return self._thread(fallback)
+        return self._thread(f"run-{uuid.uuid4().hex}")
 
     def _forget(self, state: Any, runtime: Runtime[Any]) -> str | None:
         """Drop a finished run's generated session from the cache; its id, for the store."""
@@ -384,7 +433,7 @@ class RuleweaveMiddleware(AgentMiddleware[RuleweaveState, Any, Any]):
 
     # -- agent start / end -------------------------------------------------------
 
-    def before_agent(self, state: RuleweaveState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+    def before_agent(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Give a run without a ``thread_id`` its own session id.
 
         Args:
@@ -399,12 +448,12 @@ class RuleweaveMiddleware(AgentMiddleware[RuleweaveState, Any, Any]):
         return {SESSION_KEY: f"run-{uuid.uuid4().hex}"}
 
     async def abefore_agent(
-        self, state: RuleweaveState, runtime: Runtime[Any]
+        self, state: AgentState[Any], runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
         """Async twin of ``before_agent``."""
         return self.before_agent(state, runtime)
 
-    def after_agent(self, state: RuleweaveState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+    def after_agent(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Forget the session of a run without a ``thread_id`` (nothing can resume it).
 
         Args:
@@ -420,7 +469,7 @@ class RuleweaveMiddleware(AgentMiddleware[RuleweaveState, Any, Any]):
         return None
 
     async def aafter_agent(
-        self, state: RuleweaveState, runtime: Runtime[Any]
+        self, state: AgentState[Any], runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
         """Async twin of ``after_agent``."""
         session_id = self._forget(state, runtime)
@@ -511,8 +560,7 @@ class RuleweaveMiddleware(AgentMiddleware[RuleweaveState, Any, Any]):
         refusal = session.check_tool(name, args)
         if refusal is not None:
             return _refused(name, call_id, refusal.message)
-        with thread.lock:
-            hit = session.watch("tool", "", tool=name, call_id=call_id, args=args)
+        hit = session.watch("tool", "", tool=name, call_id=call_id, args=args)
         if hit is not None and hit.interrupt:
             return _refused(name, call_id, hit.text)
         result = handler(request)
@@ -574,18 +622,13 @@ def _ttsr_texts(state: Any) -> list[str]:
     return [t for t in texts if isinstance(t, str)] if isinstance(texts, list) else []
 
 
-def _reminder_text(session: RuleSession, hit: TtsrHit) -> str:
-    """The hit's reminder text (an interrupting hit that may not interrupt is re-worded)."""
-    if not hit.interrupt:
-        return hit.text
-    ruleset = session.ruleset
-    return render_ttsr(hit.rules, False, ruleset.ttsr.templates, ruleset.config)
-
-
 def _appended(content: _Content, text: str) -> _Content:
     """``content`` with ``text`` after it: a blank line for strings, a text block for lists."""
     if isinstance(content, str):
-        return f"{content}\n\n{text}" if content else text
+        if not content:
+            return text
+        separator = "\n" if content.endswith("\n") else "\n\n"
+        return f"{content}{separator}{text}"
     return [*content, {"type": "text", "text": text}]
 
 

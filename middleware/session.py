@@ -10,6 +10,7 @@ store.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -110,6 +111,9 @@ class RuleSession:
         self._steering = ""
         self._decision: Decision | None = None
         self._watcher = ruleset.ttsr.watcher(store, session_id)
+        # Stream buffers are shared by every stream of the session; parallel tool
+        # calls may feed them from several threads.
+        self._watch_lock = threading.Lock()
         self._cwd = str(ruleset.config.cwd)
         parts = ruleset.prompt_parts()
         self._emit(
@@ -246,7 +250,8 @@ class RuleSession:
             retry with ``text`` injected, or to append ``text`` to the tool result),
             else ``None``. Only hits are logged, as ``ttsr`` events.
         """
-        hit = self._watcher.watch(source, delta, tool=tool, call_id=call_id, args=args)
+        with self._watch_lock:
+            hit = self._watcher.watch(source, delta, tool=tool, call_id=call_id, args=args)
         if hit is not None:
             self._log_hit(hit)
         return hit
@@ -279,7 +284,8 @@ class RuleSession:
 
     def turn_start(self) -> None:
         """A new model turn: clear stream buffers and advance the TTSR turn counter."""
-        self._watcher.turn_start()
+        with self._watch_lock:
+            self._watcher.turn_start()
         self._emit("turn_start")
 
     async def aturn_start(self) -> None:

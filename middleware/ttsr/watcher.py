@@ -73,6 +73,8 @@ class TtsrHit:
         interrupt: Abort the stream and retry it with ``text`` injected.
         rules: The rules that fired, de-duplicated, in precedence order.
         text: The interrupt message when interrupting, else the tool-result reminder.
+        reminder: The tool-result reminder wording, always (for an adapter that
+            cannot interrupt, e.g. on its last retry).
         source: The stream's source.
         tool: The tool's name (tool streams).
         call_id: The tool call's id (tool streams).
@@ -88,6 +90,7 @@ class TtsrHit:
     call_id: str | None = None
     matches: tuple[TtsrMatch, ...] = ()
     offset: int = 0
+    reminder: str = ""
 
 
 @dataclass(slots=True)
@@ -324,10 +327,12 @@ class TtsrWatcher:
         rules = tuple(c.rule for c in compiled)
         if interrupt:
             self._streams.clear()
+        reminder = render(rules, False, self.index.templates, config)
         return TtsrHit(
             interrupt=interrupt,
             rules=rules,
-            text=render(rules, interrupt, self.index.templates, config),
+            text=render(rules, True, self.index.templates, config) if interrupt else reminder,
+            reminder=reminder,
             source=pending.source,
             tool=pending.tool,
             call_id=pending.call_id,
