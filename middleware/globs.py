@@ -25,8 +25,11 @@ import bracex
 from wcmatch import glob as wcglob
 
 FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB
-_MAGIC = re.compile(r"[*?\[]")
-_SUFFIX_ONLY = re.compile(r"^\*(\.[^*?\[\]/{}]+)$")
+# A backslash escapes the next character; the index treats it as magic (no literal
+# prefix, suffix or name is read past it) so that only the compiled glob decides.
+_MAGIC = re.compile(r"[*?\[\\]")
+_SUFFIX_ONLY = re.compile(r"^\*(\.[^*?\[\]/{}\\]+)$")
+_SLASHES = re.compile(r"/{2,}")
 _EXPANSION_LIMIT = 256
 
 K = TypeVar("K")
@@ -103,7 +106,8 @@ class _Entry(Generic[K]):
             return rel is not None and rel.startswith(self.prefix) and test(rel)
         if path.relative is not None and test(path.relative):
             return True
-        return test(path.absolute) or ("/" not in self.alternative.lstrip("*/") and test(path.name))
+        name_ok = "\\" in self.alternative or "/" not in self.alternative.lstrip("*/")
+        return test(path.absolute) or (name_ok and test(path.name))
 
 
 @dataclass(slots=True)
@@ -133,7 +137,8 @@ def _alternatives(pattern: str) -> list[str]:
     if "{" not in pattern:
         return [pattern]
     try:
-        expanded = bracex.expand(pattern, limit=_EXPANSION_LIMIT)
+        # keep_escapes: an escaped brace or comma must reach wcmatch still escaped.
+        expanded = bracex.expand(pattern, keep_escapes=True, limit=_EXPANSION_LIMIT)
     except Exception:
         return [pattern]
     return list(dict.fromkeys(expanded)) or [pattern]
@@ -143,7 +148,8 @@ def _literal_prefix(pattern: str) -> str:
     magic = _MAGIC.search(pattern)
     head = pattern if magic is None else pattern[: magic.start()]
     slash = head.rfind("/")
-    return head[: slash + 1] if slash >= 0 else ""
+    # wcmatch reads ``a//b`` as ``a/b``; the prefix must too, or it never matches.
+    return _SLASHES.sub("/", head[: slash + 1]) if slash >= 0 else ""
 
 
 def _ancestors(relative: str | None) -> list[str]:

@@ -10,6 +10,7 @@ only for what it matches.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -109,8 +110,19 @@ class Match:
 
     @property
     def key(self) -> str:
-        """The store key that makes this notice at-most-once per session."""
-        return f"inject:{self.path}"
+        """The store key that makes this notice at-most-once per session.
+
+        An instruction file is keyed by its path; a rule by its path and name, as
+        one source (a plugin's policy file) may hold several rules.
+        """
+        if self.kind == "instructions":
+            return f"inject:{self.path}"
+        return f"inject:{_rule_id(self.path, self.name)}"
+
+
+def _rule_id(path: str, name: str) -> str:
+    """A rule notice's identity: its source path and its name (see ``Match.key``)."""
+    return f"{path}#{name}"
 
 
 @dataclass(frozen=True)
@@ -279,6 +291,29 @@ class RuleSet:
     def _root_prefix(self) -> str:
         return str(self.config.root).rstrip("/") + "/"
 
+    @cached_property
+    def _real_root_prefix(self) -> str:
+        return os.path.realpath(self.config.root).rstrip("/") + "/"
+
+    def in_project(self, path: str) -> str:
+        """``path``, re-spelled under the project root when only a symlink hides that it is there.
+
+        A tool may name a file through a link to the project (``/tmp`` vs
+        ``/private/tmp``, a linked checkout) or by its real path while the
+        session was started through the link; both reach the same file, so
+        both must be matched relative to the project root.
+        """
+        if path.startswith(self._root_prefix):
+            return path
+        try:
+            real = os.path.realpath(path)
+        except (OSError, ValueError):
+            return path
+        real_prefix = self._real_root_prefix
+        if real.startswith(real_prefix) and len(real) > len(real_prefix):
+            return self._root_prefix + real[len(real_prefix) :]
+        return path
+
     def spellings(self, path: str | Path) -> PathSpellings:
         """The three spellings of an absolute, normalised path that globs are tried against."""
         text = str(path)
@@ -309,14 +344,15 @@ class RuleSet:
         out: list[Match] = []
         seen: set[str] = set()
         for raw in paths:
-            path = str(raw)
+            path = self.in_project(str(raw))
             spelled = self.spellings(path)
             trigger = spelled.relative or path
             for name, glob in self._scoped.lookup(spelled):
                 rule = self._by_name[name]
-                if rule.path in seen or not self._passes_gate(rule, path, written):
+                key = _rule_id(rule.path, rule.name)
+                if key in seen or not self._passes_gate(rule, path, written):
                     continue
-                seen.add(rule.path)
+                seen.add(key)
                 out.append(
                     Match("rule", rule.name, rule.path, trigger, glob, rule.content,
                           rule.source.provider)

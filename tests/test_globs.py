@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from wcmatch import glob as wcglob
 
-from ruleweave.globs import GlobIndex, PathSpellings, compile_glob, is_malformed, matches
+from ruleweave.globs import (
+    FLAGS,
+    GlobIndex,
+    PathSpellings,
+    compile_glob,
+    is_malformed,
+    matches,
+)
 
 
 def spell(rel: str, root: str = "/repo") -> PathSpellings:
@@ -52,12 +63,14 @@ PATTERNS = [
     "**/*.ts", "src/**/*.{ts,tsx}", "*.md", "docs/**", "**/Dockerfile", "Makefile",
     "services/api/**/*.py", "a/**/b", "*.test.ts", ".github/workflows/*.yml", "[bad",
     "/repo/abs/*.txt", "src/*", "**/*", "lib/?.js", "**/{package,tsconfig}.json",
+    "src//*.ts", "\\{a,b}.ts", "lit\\eral", "app/\\[slug\\]/*.tsx",
 ]
 PATHS = [
     "src/app.ts", "src/ui/button.tsx", "README.md", "docs/guide/intro.md", "Dockerfile",
     "deploy/Dockerfile", "Makefile", "services/api/handlers.py", "services/api/v1/x.py",
     "a/b", "a/x/y/b", "src/app.test.ts", ".github/workflows/ci.yml", "abs/note.txt",
     "lib/a.js", "lib/ab.js", "package.json", "web/tsconfig.json", "[bad", "x.py",
+    "src/x.ts", "{a,b}.ts", "a.ts", "literal", "app/[slug]/page.tsx",
 ]
 
 
@@ -84,3 +97,25 @@ def test_index_handles_brace_explosion() -> None:
     index = GlobIndex([("h", hostile), ("ok", "*.ts")])
     assert {k for k, _ in index.lookup(spell("x.ts"))} == {"ok"}
     assert {k for k, _ in index.lookup(spell("a" * 12 + ".ts"))} == {"ok"}
+
+
+_GLOB_TOKENS = ["a", "b", ".", "/", "//", "*", "**", "?", "{a,b}", "[ab]", "x.ts", ".ts", "\\", "-"]
+_PATH_PARTS = ["a", "b", "x", ".a", "ab", "a.ts", "x.ts", ".ts", "a.b.ts", "*", "{a,b}"]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tokens=st.lists(st.sampled_from(_GLOB_TOKENS), min_size=1, max_size=6),
+    parts=st.lists(st.sampled_from(_PATH_PARTS), min_size=1, max_size=4),
+)
+def test_index_agrees_with_plain_matching_property(tokens: list[str], parts: list[str]) -> None:
+    """Any small glob over a fixed alphabet: index, plain matcher and wcmatch globmatch agree."""
+    pattern = "".join(tokens)
+    path = spell("/".join(parts))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        expected = matches(pattern, path)
+        if not is_malformed(pattern):
+            spellings = [s for s in (path.relative, path.absolute, path.name) if s is not None]
+            assert expected is any(wcglob.globmatch(s, pattern, flags=FLAGS) for s in spellings)
+        assert bool(GlobIndex([("k", pattern)]).lookup(path)) is expected, (pattern, path)

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from ruleweave import MemoryStore, RuleNotFound, RuleSet, RuleweaveConfig
+from ruleweave.discovery import Provider, discover
+from ruleweave.rules import Rule, SourceMeta
 from tests.conftest import WriteTree
 
 REPO = {
@@ -219,3 +221,39 @@ def test_odd_arguments(repo: Path, args: object) -> None:
     """Unexpected argument types return None or the right notice, never raise."""
     hit = load(repo).session("s").after_tool_call("tool", args)
     assert hit is None or [i.name for i in hit.items] == ["ts"]
+
+
+@pytest.mark.parametrize("session_via_link", [True, False])
+def test_paths_spelled_through_a_symlink_still_match(
+    repo: Path, tmp_path: Path, session_via_link: bool
+) -> None:
+    """A touched path naming the project through a symlink (or its real path) fires its rules."""
+    link = tmp_path / "link"
+    link.symlink_to(repo, target_is_directory=True)
+    cwd, touched = (link, repo) if session_via_link else (repo, link)
+    session = load(cwd).session("s")
+    injection = session.after_tool_call("Edit", {"file_path": str(touched / "services/api/x.py")})
+    assert injection is not None
+    assert [(i.name, i.trigger) for i in injection.items] == [
+        ("py", "services/api/x.py"), ("services/api/AGENTS.md", "services/api/x.py"),
+    ]
+
+
+def test_rules_sharing_one_source_path_each_fire(
+    write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two scoped rules a plugin serves from one source file are each injected, once each."""
+    root = write_tree({})
+    where = str(root / "acme-policy.yaml")
+    source = SourceMeta(provider="acme", priority=0, level="project", path=where)
+    rules = [
+        Rule(name=name, path=where, content=f"{name} body", globs=(glob,), source=source)
+        for name, glob in (("acme-py", "**/*.py"), ("acme-md", "**/*.md"))
+    ]
+    provider = Provider("acme", 90, lambda ctx: list(rules), "one source, two rules")
+    monkeypatch.setattr("ruleweave.ruleset.discover", lambda config: discover(config, (provider,)))
+    session = load(root).session("s")
+    first = session.after_tool_call("Edit", {"paths": ["a.py", "b.md"]})
+    assert first is not None
+    assert [i.name for i in first.items] == ["acme-py", "acme-md"]
+    assert session.after_tool_call("Edit", {"paths": ["c.py", "d.md"]}) is None

@@ -35,10 +35,29 @@ class DiscoveryContext:
     walk: list[Path] = field(default_factory=list)
     warnings: list[DiscoveryWarning] = field(default_factory=list)
     provider: str | None = None
+    _taken: set[tuple[str | None, int, int]] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         if not self.walk:
             self.walk = walk_down(self.config.root, self.config.cwd)
+
+    def first_visit(self, path: Path) -> bool:
+        """Whether the current provider meets this file (by device and inode) for the first time.
+
+        One file reached twice by a provider — the home directory on the walk, or
+        ``.agent`` linked to ``.agents`` — must give one rule, not one shadowing itself;
+        the first visit (the user tier, read first) keeps it. One ``stat``, no path
+        resolution: discovery's cost per rule file stays small.
+        """
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            return True  # the read that follows reports the problem
+        key = (self.provider, info.st_dev, info.st_ino)
+        if key in self._taken:
+            return False
+        self._taken.add(key)
+        return True
 
     def warn(self, path: Path | str, message: str, line: int | None = None) -> None:
         """Record a warning naming ``path``."""

@@ -77,6 +77,8 @@ def load_markdown_rule(
         The rule, or ``None`` when the file is unreadable or has no body.
     """
     if text is None:
+        if not ctx.first_visit(path):
+            return None
         text = ctx.read(path)
     if text is None:
         return None

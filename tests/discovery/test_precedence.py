@@ -196,3 +196,27 @@ def test_warnings_are_logged_not_printed(
     assert "discovery_warning" in record.getMessage()
     assert str(root / ".cursor/rules/bad.mdc") in record.getMessage()
     assert capsys.readouterr() == ("", "")
+
+
+def test_user_tier_inside_the_walk_is_read_once(write_tree: WriteTree) -> None:
+    """When the project root is the home directory, a user-tier rule does not shadow itself."""
+    root = write_tree({
+        ".cursor/rules/style.mdc": "---\nalwaysApply: true\n---\nHome style.",
+        ".ruleweave/rules/native.md": "---\ndescription: native\n---\nNative.",
+    })
+    found = run(root, home=root, ruleweave_home=root / ".ruleweave")
+    rules = named(found)
+    assert [(r.name, r.source.level, r.shadowed) for r in found.rules] == [
+        ("native", "user", ()), ("style", "user", ()),
+    ]
+    assert found.shadowed == ()
+    assert rules["style"].content == "Home style."
+
+
+def test_a_rule_directory_linked_to_its_twin_is_read_once(write_tree: WriteTree) -> None:
+    """``.agent`` symlinked to ``.agents`` gives each rule once, not a rule shadowing itself."""
+    root = write_tree({".agents/rules/style.md": "---\ndescription: d\n---\nAgents style."})
+    (root / ".agent").symlink_to(root / ".agents", target_is_directory=True)
+    found = run(root)
+    assert [(r.name, r.shadowed) for r in found.rules] == [("style", ())]
+    assert found.shadowed == ()
