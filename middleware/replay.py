@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import RuleweaveError
 from ruleweave.reading import read_text
@@ -226,15 +228,26 @@ def replay_session(logged: _Logged, cwd: Path | None, root: Path | None) -> Sess
     start = logged.start
     old_root = str(start.get("project_root") or "")
     old_cwd = str(start.get("cwd") or old_root)
-    options = dict(start.get("options") or {})
+    logged_options = start.get("options")
+    options = logged_options if isinstance(logged_options, dict) else {}
     if cwd is None:
+        if not old_cwd:
+            raise ReplayError(f"session {start['session']!r} logged no cwd; pass one to replay it.")
         cwd = Path(old_cwd)
-    if root is None:
-        relative = Path(old_cwd).relative_to(old_root) if old_cwd.startswith(old_root) else Path()
+    if root is None and old_root and Path(old_cwd).is_relative_to(old_root):
         root = cwd
-        for _ in relative.parts:
+        for _ in Path(old_cwd).relative_to(old_root).parts:
             root = root.parent
-    config = RuleweaveConfig(cwd=cwd, project_root=root, **options)
+    try:
+        config = RuleweaveConfig(cwd=cwd, project_root=root, **options)
+    except (TypeError, ValueError) as exc:  # pydantic's ValidationError is a ValueError
+        detail = (
+            "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            if isinstance(exc, ValidationError) else str(exc)
+        )
+        raise ReplayError(
+            f"session {start['session']!r} logged options this version cannot use ({detail})."
+        ) from exc
     ruleset = RuleSet.load(config)
     session = ruleset.session(f"replay:{start['session']}", store=MemoryStore())
     parts = ruleset.prompt_parts()

@@ -100,3 +100,37 @@ def test_recorded_examples_replay(log: Path) -> None:
     """Every example's recorded event log still replays against examples/demo-repo."""
     report = assert_replays(log, cwd=DEMO)
     assert sum(s.replayed for s in report.sessions) > 0
+
+
+def _edit_start(log: Path, edit: dict[str, object]) -> None:
+    """Rewrite the log's session_start event with ``edit`` (a ``None`` value drops the key)."""
+    lines = []
+    for line in log.read_text().splitlines():
+        event = json.loads(line)
+        if event.get("event") == "session_start":
+            for key, value in edit.items():
+                if value is None:
+                    event.pop(key, None)
+                else:
+                    event[key] = value
+        lines.append(json.dumps(event))
+    log.write_text("\n".join(lines) + "\n")
+
+
+def test_odd_session_start_fields_do_not_crash(
+    write_tree: WriteTree, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No project_root, a root that is only a string prefix of the cwd, or odd options still replay."""
+    root = write_tree(FILES)
+    codes = []
+    for edit in ({"project_root": None}, {"project_root": str(root)[:-1]}, {"options": [1, 2]}):
+        log = tmp_path / "events.jsonl"
+        log.unlink(missing_ok=True)
+        record(root, log)
+        _edit_start(log, {"options": {"builtin_rules": False}, **edit})
+        codes.append(main(["replay", str(log)]))
+    assert codes == [0, 0, 1]  # options that are not a mapping are dropped: builtin rules return
+    _edit_start(log, {"options": {"ttsr_window": "wide"}})
+    assert main(["replay", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "ttsr_window" in err and err.count("\n") == 1

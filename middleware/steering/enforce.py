@@ -81,6 +81,21 @@ _WRAPPERS = frozenset(
         "uvx",
     }
 )
+_OPTION_VALUES: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"}),
+        "env": frozenset({"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}),
+        "nice": frozenset({"-n", "--adjustment"}),
+        "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
+        "time": frozenset({"-f", "-o", "--format", "--output"}),
+        "xargs": frozenset({"-I", "-n", "-P", "-d", "-a", "-s", "-L", "-E", "-i"}),
+    }
+)
+"""Wrapper options whose value is the next word (``sudo -u root curl``)."""
+_KEYWORDS = frozenset(
+    {"if", "then", "else", "elif", "while", "until", "do", "!", "{", "}", "fi", "done", "esac"}
+)
+_SEPARATORS = "();<>|&`\n"
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
 _WEB_SEARCH = (
     "web_search",
@@ -267,19 +282,28 @@ def split_command(line: str) -> Iterator[list[str]]:
     Returns:
         An iterator of word lists.
     """
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    line = line.replace("\\\n", " ")  # a continued line
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=_SEPARATORS)
+    lexer.whitespace = " \t\r"  # a newline ends a command, like ';'
     lexer.whitespace_split = True
+    lexer.commenters = ""  # comments end at the newline, which shlex would swallow
     try:
         tokens = list(lexer)
     except ValueError:  # unbalanced quotes: fall back to plain words
         tokens = line.split()
     words: list[str] = []
-    skip_next = False
+    skip_next = comment = False
     for token in tokens:
+        if comment and token != "\n":
+            continue
+        comment = False
         if skip_next:
             skip_next = False
             continue
-        if token and all(ch in "();<>|&" for ch in token):
+        if token.startswith("#") and not words:
+            comment = True
+            continue
+        if token and all(ch in _SEPARATORS for ch in token):
             if "<" in token or ">" in token:
                 skip_next = True  # the redirection target is a file, not a program
                 if words and words[-1].isdigit():
@@ -294,8 +318,10 @@ def split_command(line: str) -> Iterator[list[str]]:
 
 def _simple(words: list[str]) -> Iterator[list[str]]:
     index = 0
-    while index < len(words) and "=" in words[index] and not words[index].startswith("-"):
-        index += 1  # NAME=value assignments
+    while index < len(words) and (
+        words[index] in _KEYWORDS or ("=" in words[index] and not words[index].startswith("-"))
+    ):
+        index += 1  # reserved words (then, do, ...) and NAME=value assignments
     while index < len(words):
         rest = words[index:]
         yield rest
@@ -309,7 +335,8 @@ def _simple(words: list[str]) -> Iterator[list[str]]:
         if program not in _WRAPPERS:
             return
         index += 1
+        takes_value = _OPTION_VALUES.get(program, frozenset())
         while index < len(words) and (
             words[index].startswith("-") or "=" in words[index] or words[index][:1].isdigit()
         ):
-            index += 1
+            index += 2 if words[index] in takes_value else 1

@@ -1,7 +1,8 @@
 """Phrase matching and the task-fact heuristics.
 
 ``user_says_any`` phrases match case-insensitively at word boundaries (a
-word character is a letter, digit or ``_``); a phrase not ending in ``s``
+word character is an ASCII letter, digit or ``_``, as in the reference
+implementation: ``repo`` matches in ``repoを同期``); a phrase not ending in ``s``
 also matches its plural with a trailing ``s`` (``social profile`` matches
 ``social profiles``). Runs of spaces inside a phrase match any whitespace.
 
@@ -44,6 +45,10 @@ FactSource = Literal["caller", "heuristic"]
 """Where a resolved fact came from."""
 
 
+_WORD = "(?-i:[0-9A-Za-z_])"
+"""A character that continues a word (ASCII only, whatever the case folding)."""
+
+
 @lru_cache(maxsize=2048)
 def _phrase_pattern(phrase: str) -> re.Pattern[str] | None:
     words = phrase.split()
@@ -51,7 +56,7 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str] | None:
         return None
     body = r"\s+".join(re.escape(word) for word in words)
     plural = "" if words[-1].lower().endswith("s") else "s?"
-    return re.compile(rf"(?<!\w){body}{plural}(?!\w)", re.IGNORECASE)
+    return re.compile(rf"(?<!{_WORD}){body}{plural}(?!{_WORD})", re.IGNORECASE)
 
 
 def says(text: str, phrase: str) -> bool:

@@ -31,6 +31,9 @@ from ruleweave.steering.validation import check_references
 
 _MarkLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+MAX_NODES = 100_000
+"""The most values a SkillSpec may hold once its YAML aliases are expanded."""
+
 _KINDS = {
     "string_type": "a string",
     "int_type": "an integer",
@@ -111,6 +114,12 @@ def check_spec(
         return None, (SpecIssue(file, line, f"The YAML cannot be parsed: {problem}."),)
     except (yaml.YAMLError, ValueError) as exc:
         return None, (SpecIssue(file, 0, f"The YAML cannot be parsed: {exc}."),)
+    if node is not None and _expanded_size(node, {}) > MAX_NODES:
+        reason = (
+            f"The YAML expands to more than {MAX_NODES:,} values through its aliases (*name); "
+            "a SkillSpec that large is refused."
+        )
+        return None, (SpecIssue(file, node.start_mark.line + 1, reason),)
     lines: dict[YamlPath, int] = {}
     issues: list[SpecIssue] = []
     if node is not None:
@@ -130,6 +139,31 @@ def check_spec(
     issues.extend(check_references(data, source))
     ordered = tuple(sorted(dict.fromkeys(issues), key=lambda issue: issue.line))
     return (spec if not ordered else None), ordered
+
+
+def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
+    """How many values ``node`` stands for once every alias is expanded (capped past ``MAX_NODES``).
+
+    Each node is sized once, so a document of nested aliases ("billion laughs")
+    costs its own length here, not its expansion; a recursive alias counts once.
+    """
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    sizes[id(node)] = 1
+    total = 1
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            total += _expanded_size(key_node, sizes) + _expanded_size(value_node, sizes)
+            if total > MAX_NODES:
+                break
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            total += _expanded_size(item, sizes)
+            if total > MAX_NODES:
+                break
+    sizes[id(node)] = total
+    return total
 
 
 def _index(

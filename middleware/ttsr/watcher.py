@@ -7,7 +7,9 @@ watcher returns a ``TtsrHit``: ``interrupt`` says whether the adapter should
 abort the stream and retry it with ``text`` injected; otherwise ``text`` is
 a reminder to append to the tool result (or the next turn). An
 interrupting hit clears every buffer, since the response is being thrown
-away; ``turn_start()`` clears them too.
+away; ``turn_start()`` clears them too. A tool stream's ``args`` may be
+partial JSON text: a match gated by paths the arguments do not name yet is
+kept, and fires once they do (at the latest when the call completes).
 
 Repeat state lives in the session store, so it survives with the session:
 ``once`` claims ``ttsr:once:<name>``; ``after-gap N`` keeps the turn counter
@@ -100,6 +102,8 @@ class _Stream:
     tail: str = ""
     consumed: int = 0
     paths: tuple[PathSpellings, ...] = ()
+    args_size: int = -1
+    deferred: dict[int, tuple[Any, Literal["regex", "glob", "ast"], str, str]] = field(default_factory=dict)
     ast_code: str | None = None
     ast_size: int = -1
 
@@ -238,12 +242,18 @@ class TtsrWatcher:
         if source == "tool" and final and not stream.consumed and args is not None:
             delta = _as_json(args)
         text = _clean(stream.decoder.feed(delta) if stream.decoder is not None else delta)
-        if source == "tool" and args is not None:
-            self._update_paths(stream, name, args)
-        window = stream.tail + text
-        pos = 1 if stream.consumed > len(stream.tail) else 0
         pending = _Pending(source, tool, call_id, stream.consumed + len(text))
         quiet = self._quiet
+        parsed = self._parsed(stream, args, final) if source == "tool" else None
+        if parsed is not None:
+            self._update_paths(stream, name, parsed)
+            if stream.deferred and stream.paths:
+                deferred, stream.deferred = stream.deferred, {}
+                for rule, (gate, kind, condition, matched) in deferred.items():
+                    if rule not in quiet:
+                        self._add(pending, stream, rule, gate, kind, condition, matched)
+        window = stream.tail + text
+        pos = 1 if stream.consumed > len(stream.tail) else 0
         for watched, matched in channel.search(window, pos, quiet):
             if watched.rule not in pending.found:
                 condition = watched.condition.pattern or watched.condition.source
@@ -254,8 +264,8 @@ class TtsrWatcher:
                 if watched.rule not in quiet and watched.rule not in pending.found:
                     self._add(pending, stream, watched.rule, watched.scope_gate,
                               "glob", watched.condition.source, "")
-        if channel.ast and args is not None:
-            self._scan_ast(pending, stream, args, final=final)
+        if channel.ast and parsed is not None:
+            self._scan_ast(pending, stream, parsed, final=final)
         stream.consumed += len(text)
         keep = self.index.window + 1
         stream.tail = window[-keep:] if len(window) > keep else window
@@ -269,6 +279,10 @@ class TtsrWatcher:
         if pending.source == "tool":
             passed = self.index.gate_path(rule, scope_gate, stream.paths)
             if passed is None:
+                if not stream.paths and kind != "ast":
+                    # The call's paths are not known yet (partial JSON arguments):
+                    # keep the match for when they are, even if it has left the window.
+                    stream.deferred.setdefault(rule, (scope_gate, kind, condition, matched))
                 return
             spelled = passed if isinstance(passed, PathSpellings) else next(iter(stream.paths), None)
             if spelled is not None:
@@ -276,33 +290,46 @@ class TtsrWatcher:
         name = self.index.compiled[rule].rule.name
         pending.found[rule] = TtsrMatch(name, kind, condition, matched, path)
 
-    def _update_paths(self, stream: _Stream, tool: str, args: Any) -> None:
-        if isinstance(args, (str, bytes)) and stream.paths and len(args) > _REPARSE_ARGS_CHARS:
-            return
+    @staticmethod
+    def _parsed(stream: _Stream, args: Any, final: bool) -> Mapping[str, Any] | None:
+        """The call's arguments as a mapping, or ``None`` when they are not re-read at this delta.
+
+        Argument text grows with the stream, and parsing all of it at every delta
+        would cost the square of its length: past ``_REPARSE_ARGS_CHARS`` it is
+        parsed on ``ast_part.due``'s geometric schedule (and when complete).
+        """
+        if args is None:
+            return None
+        if isinstance(args, Mapping):
+            return args
+        size = len(args) if isinstance(args, (str, bytes)) else 0
+        if size > _REPARSE_ARGS_CHARS and not ast_part.due(size, stream.args_size, final):
+            return None
+        stream.args_size = size
+        return parse_args(args)
+
+    def _update_paths(self, stream: _Stream, tool: str, args: Mapping[str, Any]) -> None:
         root = self.index.config.root
         found = tuple(spellings(p, root) for p in self.index.paths(tool, args))
         if found:
             stream.paths = found
 
-    def _scan_ast(self, pending: _Pending, stream: _Stream, args: Any, final: bool) -> None:
-        code: str | None = None
-        if isinstance(args, Mapping):
-            code = ast_part.code_of(args)
-            size = len(code) if code is not None else 0
-        else:
-            size = len(args) if isinstance(args, (str, bytes)) else 0
+    def _scan_ast(
+        self, pending: _Pending, stream: _Stream, args: Mapping[str, Any], final: bool
+    ) -> None:
+        code = ast_part.code_of(args)
+        size = len(code) if code is not None else 0
         if not ast_part.due(size, stream.ast_size, final):
             return
-        if not isinstance(args, Mapping):
-            code = ast_part.code_of(parse_args(args))
+        stream.ast_size = size
         if code is None or code == stream.ast_code:
             return
-        stream.ast_code, stream.ast_size = code, size
         language = next(
             (lang for lang in (ast_part.language_for(p.name) for p in stream.paths) if lang), None
         )
         if language is None:
             return
+        stream.ast_code = code
         wanted = [
             w for w in stream.channel.ast
             if w.rule not in self._quiet and w.rule not in pending.found

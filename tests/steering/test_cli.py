@@ -102,6 +102,17 @@ def test_test_on_invalid_spec_exits_1(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "unknown route 'api'" in capsys.readouterr().err
 
 
+def test_test_json_on_invalid_spec_keeps_the_design_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """spec test --json on an invalid document prints only the §12 keys; the errors go to stderr."""
+    path = write_spec(tmp_path, VALID.replace("prefer: browser", "prefer: api"))
+    assert main(["spec", "test", str(path), "--json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"tests": [], "passed": 0, "failed": 0}
+    assert "unknown route 'api'" in captured.err
+
+
 def test_decide_json_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """spec decide --json prints exactly the decision keys."""
     path = write_spec(tmp_path, VALID)

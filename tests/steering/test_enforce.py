@@ -118,3 +118,20 @@ def test_split_command_finds_every_program() -> None:
     assert programs == ["sudo", "npx", "playwright", "sh", "wget"]
     assert ["log"] not in commands
     assert list(split_command("echo 'unbalanced")) == [["echo", "'unbalanced"]]
+
+
+def test_split_command_reads_scripts_line_by_line() -> None:
+    """Newlines, comment lines, continuations, shell keywords, backticks and wrapper option values."""
+
+    def programs(line: str) -> list[str]:
+        return [words[0] for words in split_command(line)]
+
+    assert programs("cd repo\ncurl -s x | jq .") == ["cd", "curl", "jq"]
+    assert programs("# fetch it\nwget y") == ["wget"]
+    assert programs("echo hi \\\n  && curl x") == ["echo", "curl"]
+    assert programs("if true; then curl a; fi") == ["true", "curl"]
+    assert programs("for f in a b; do wget $f; done") == ["for", "wget"]
+    assert programs("echo `curl x`") == ["echo", "curl"]
+    assert programs("sudo -u root curl x") == ["sudo", "curl"]
+    assert programs("env -u HOME curl x") == ["env", "curl"]
+    assert programs("bash -c 'ls\ncurl x'") == ["bash", "ls", "curl"]

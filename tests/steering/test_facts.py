@@ -16,6 +16,15 @@ def test_phrases_match_at_word_boundaries_only() -> None:
     assert not says("resync now", "sync")
 
 
+def test_word_characters_are_ascii_as_in_the_reference() -> None:
+    """Only ASCII letters, digits and ``_`` continue a word, so CJK or accented neighbours are boundaries."""
+    assert says("repoを同期して", "repo")
+    assert says("the repoé", "repo")
+    assert says("sync « repo »", "repo")
+    assert not says("my_repo", "repo")
+    assert not says("repo2", "repo")
+
+
 def test_matching_is_case_insensitive() -> None:
     """Upper-case input matches a lower-case phrase and vice versa."""
     assert says("BROWSE the page", "browse")

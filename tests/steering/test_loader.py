@@ -102,6 +102,18 @@ def test_duplicate_yaml_keys_are_errors() -> None:
     assert any("Duplicate key 'elicitations'" in i.reason for i in issues)
 
 
+def test_alias_bomb_is_refused_without_expanding_it() -> None:
+    """Nested YAML aliases standing for 9**9 phrases are one issue, found at once (not a hang)."""
+    levels = ['x-l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n']
+    for n in range(1, 9):
+        levels.append(f"x-l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]\n")
+    body = "rules:\n  - id: r\n    when: {user_says_any: *l8}\n    prefer: local_cli\n"
+    spec, issues = check_spec(spec_text("".join(levels) + body))
+    assert spec is None
+    [issue] = issues
+    assert "aliases" in issue.reason
+
+
 def test_empty_and_non_mapping_documents_are_invalid() -> None:
     """An empty file or a YAML list is not a SkillSpec."""
     for text in ("", "- a\n- b\n"):
