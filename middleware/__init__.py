@@ -12,6 +12,9 @@ Load once, open a session per conversation::
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ruleweave.buckets import Buckets
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery import Discovery, Provider, discover
@@ -23,28 +26,44 @@ from ruleweave.errors import (
     SpecError,
     StoreError,
 )
-from ruleweave.replay import ReplayError, ReplayReport, replay
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule, SourceMeta
 from ruleweave.ruleset import BudgetReport, Match, PromptParts, RuleSet
 from ruleweave.session import Injection, InjectionItem, RuleDocument, RuleSession
-from ruleweave.steering import (
-    Decision,
-    ElicitRequest,
-    KeywordHeuristic,
-    Refusal,
-    SkillSpec,
-    SpecIssue,
-    SpecValidationError,
-    ToolPattern,
-    check_spec,
-    decide,
-    load_spec,
-    render_steering,
-    run_tests,
-)
 from ruleweave.store import MemoryStore, SessionStore
 from ruleweave.touch import Extractor, TouchExtractors
 from ruleweave.ttsr import TtsrHit, TtsrIndex, TtsrMatch, TtsrWatcher
+
+if TYPE_CHECKING:
+    from ruleweave.replay import ReplayError, ReplayReport, replay
+    from ruleweave.steering import (
+        Decision,
+        ElicitRequest,
+        KeywordHeuristic,
+        Refusal,
+        SkillSpec,
+        SpecIssue,
+        SpecValidationError,
+        ToolPattern,
+        check_spec,
+        decide,
+        load_spec,
+        render_steering,
+        run_tests,
+    )
+
+# Steering and replay load on first use, so a hook process that needs neither
+# does not pay for their imports.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("ReplayError", "ReplayReport", "replay"), "ruleweave.replay"),
+    **dict.fromkeys(
+        (
+            "Decision", "ElicitRequest", "KeywordHeuristic", "Refusal", "SkillSpec", "SpecIssue",
+            "SpecValidationError", "ToolPattern", "check_spec", "decide", "load_spec",
+            "render_steering", "run_tests",
+        ),
+        "ruleweave.steering",
+    ),
+}
 
 __all__ = [
     "Bucket",
@@ -95,3 +114,13 @@ __all__ = [
     "replay",
     "run_tests",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines a lazily exported ``name`` on first access."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ruleweave' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -1,4 +1,4 @@
-"""The event log: one structured event per public call, through structlog.
+"""Logging, in one place: the event log and the library's own loggers, through structlog.
 
 Events go to two sinks, both cheap when off:
 
@@ -8,6 +8,11 @@ Events go to two sinks, both cheap when off:
 * with ``RuleweaveConfig(event_log=PATH)``, a JSON-lines file: one object
   per line, keys sorted, flushed after every event, written under a lock so
   parallel tool calls never interleave lines. ``ruleweave replay`` reads it.
+
+structlog is imported only when a sink is on, so a hook process that logs
+nothing does not pay for it. Writing an event never raises into the agent:
+a failed write (full disk, closed file) is reported once on the stdlib
+logger and the session goes on.
 """
 
 from __future__ import annotations
@@ -15,19 +20,48 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from functools import cached_property
 from pathlib import Path
 from typing import IO, Any
-
-import structlog
 
 EVENTS_LOGGER = "ruleweave.events"
 """The stdlib logger name events are sent to."""
 
-_stdlib = logging.getLogger(EVENTS_LOGGER)
-_stdlib_events = structlog.wrap_logger(
-    _stdlib,
-    processors=[structlog.processors.KeyValueRenderer(key_order=["event", "session"])],
-)
+_events = logging.getLogger(EVENTS_LOGGER)
+
+
+class LibraryLogger:
+    """A structlog logger over a stdlib logger, built on first use of an enabled level.
+
+    Args:
+        name: The stdlib logger name (given a ``NullHandler``: silent by default).
+    """
+
+    def __init__(self, name: str) -> None:
+        self._stdlib = logging.getLogger(name)
+        self._stdlib.addHandler(logging.NullHandler())
+
+    @cached_property
+    def _bound(self) -> Any:
+        import structlog
+
+        return structlog.wrap_logger(
+            self._stdlib,
+            processors=[structlog.processors.KeyValueRenderer(key_order=["event"])],
+        )
+
+    def info(self, event: str, **fields: Any) -> None:
+        """Log at INFO when the stdlib logger is enabled for it."""
+        if self._stdlib.isEnabledFor(logging.INFO):
+            self._bound.info(event, **fields)
+
+    def warning(self, event: str, **fields: Any) -> None:
+        """Log at WARNING when the stdlib logger is enabled for it."""
+        if self._stdlib.isEnabledFor(logging.WARNING):
+            self._bound.warning(event, **fields)
+
+
+_events_log = LibraryLogger(EVENTS_LOGGER)
 
 
 class _LockedLineFile:
@@ -35,7 +69,8 @@ class _LockedLineFile:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] = path.open("a", encoding="utf-8")
+        # A lone surrogate (a non-UTF-8 file name) is escaped, never an error.
+        self._file: IO[str] = path.open("a", encoding="utf-8", errors="backslashreplace")
         self._lock = threading.Lock()
 
     def msg(self, message: str) -> None:
@@ -59,27 +94,33 @@ class EventLog:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
-        self._file = _LockedLineFile(path) if path is not None else None
-        self._json = (
-            structlog.wrap_logger(
+        self._file: _LockedLineFile | None = None
+        self._json: Any = None
+        self._failed = False
+        if path is not None:
+            import structlog
+
+            self._file = _LockedLineFile(path)
+            self._json = structlog.wrap_logger(
                 self._file,
                 processors=[structlog.processors.JSONRenderer(sort_keys=True, ensure_ascii=False)],
             )
-            if self._file is not None
-            else None
-        )
 
     @property
     def enabled(self) -> bool:
         """Whether any sink would record an event (lets callers skip building fields)."""
-        return self._json is not None or _stdlib.isEnabledFor(logging.INFO)
+        return self._json is not None or _events.isEnabledFor(logging.INFO)
 
     def emit(self, event: str, **fields: Any) -> None:
-        """Record one event (a no-op costing a level check when both sinks are off)."""
+        """Record one event; never raises (a no-op costing a level check when off)."""
         if self._json is not None:
-            self._json.msg(event, ts=round(time.time(), 6), **fields)
-        if _stdlib.isEnabledFor(logging.INFO):
-            _stdlib_events.info(event, **fields)
+            try:
+                self._json.msg(event, ts=round(time.time(), 6), **fields)
+            except Exception as exc:  # a full disk must not break the agent
+                if not self._failed:
+                    self._failed = True
+                    _events_log.warning("event_log_write_failed", path=str(self.path), error=str(exc))
+        _events_log.info(event, **fields)
 
     def close(self) -> None:
         """Close the JSON-lines file, if any."""

@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any, Literal
 from ruleweave.errors import RuleNotFound
 from ruleweave.paths import display
 from ruleweave.rules import Bucket, Rule
-from ruleweave.steering import Decision, Refusal, check_tool, decide, render_steering
-from ruleweave.steering.evaluate import ExtensionPredicate
-from ruleweave.steering.facts import Heuristic
 from ruleweave.store import SessionStore
 from ruleweave.touch import parse_args, written_text
 from ruleweave.ttsr import Source, TtsrHit
 
 if TYPE_CHECKING:
     from ruleweave.ruleset import Match, PromptParts, RuleSet
+    from ruleweave.steering import Decision, Refusal
+    from ruleweave.steering.evaluate import ExtensionPredicate
+    from ruleweave.steering.facts import Heuristic
 
 RULE_SCHEME = "rule://"
 
@@ -325,6 +325,8 @@ class RuleSession:
         spec = self.ruleset.steering.spec
         if spec is None:
             return None
+        from ruleweave.steering import decide, render_steering
+
         decision = decide(spec, user_text, facts, predicates=predicates, heuristics=heuristics)
         self._decision = decision
         self._steering = render_steering(decision)
@@ -348,13 +350,13 @@ class RuleSession:
         Returns:
             The ``Refusal`` (its ``message`` names the rule and reason), or ``None``.
         """
-        refusal = (
-            None
-            if self._decision is None
-            else check_tool(
+        refusal: Refusal | None = None
+        if self._decision is not None:
+            from ruleweave.steering import check_tool
+
+            refusal = check_tool(
                 self._decision, name, parse_args(args), tool_map=self.ruleset.steering.tool_map
             )
-        )
         self._emit(
             "tool_check",
             tool=name,

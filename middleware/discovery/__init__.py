@@ -8,15 +8,13 @@ and turns every problem, including a provider that raises, into a warning.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
-
-import structlog
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.registry import PROVIDERS, ordered
+from ruleweave.log import LibraryLogger
 from ruleweave.rules import DiscoveryWarning, Rule
 
 __all__ = ["PROVIDERS", "Discovery", "DiscoveryContext", "Provider", "discover"]
@@ -24,11 +22,7 @@ __all__ = ["PROVIDERS", "Discovery", "DiscoveryContext", "Provider", "discover"]
 # Warnings go to the stdlib logger ``ruleweave.discovery`` rendered by structlog:
 # silent unless the application enables it (structlog's default logger would
 # print to stdout, into ``ruleweave scan --json`` and the users' own output).
-_stdlib = logging.getLogger("ruleweave.discovery")
-_stdlib.addHandler(logging.NullHandler())
-_log = structlog.wrap_logger(
-    _stdlib, processors=[structlog.processors.KeyValueRenderer(key_order=["event", "path"])]
-)
+_log = LibraryLogger("ruleweave.discovery")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +103,9 @@ def discover(
                 )
                 shadowed.append(rule)
     ctx.provider = None
-    if _stdlib.isEnabledFor(logging.WARNING):
-        for warning in ctx.warnings:
-            _log.warning("discovery_warning", path=warning.path, line=warning.line,
-                         provider=warning.provider, message=warning.message)
+    for warning in ctx.warnings:
+        _log.warning("discovery_warning", path=warning.path, line=warning.line,
+                     provider=warning.provider, message=warning.message)
     return Discovery(
         rules=tuple(kept[name] for name in order),
         shadowed=tuple(shadowed),

@@ -14,37 +14,81 @@ Modules:
 
 from __future__ import annotations
 
-from ruleweave.steering.decision import (
-    DECISION_JSON_KEYS,
-    ChoiceView,
-    Decision,
-    ElicitRequest,
-    RuleReason,
-    TraceEvent,
-)
-from ruleweave.steering.enforce import (
-    DEFAULT_TOOL_MAP,
-    SHELL_TOOLS,
-    Refusal,
-    ToolPattern,
-    check_tool,
-)
-from ruleweave.steering.errors import SpecIssue, SpecReadError, SpecValidationError
-from ruleweave.steering.evaluate import ExtensionPredicate, decide, default_route_order
-from ruleweave.steering.facts import DEFAULT_HEURISTICS, Heuristic, KeywordHeuristic, says
-from ruleweave.steering.loader import check_spec, load_spec, parse_spec
-from ruleweave.steering.model import (
-    STANDARD_PREDICATES,
-    Elicitation,
-    ExecutionPlan,
-    Phase,
-    Route,
-    Rule,
-    ScenarioTest,
-    SkillSpec,
-)
-from ruleweave.steering.render import render_steering
-from ruleweave.steering.scenarios import TestReport, TestResult, run_tests
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ruleweave.steering.decision import (
+        DECISION_JSON_KEYS,
+        ChoiceView,
+        Decision,
+        ElicitRequest,
+        RuleReason,
+        TraceEvent,
+    )
+    from ruleweave.steering.enforce import (
+        DEFAULT_TOOL_MAP,
+        SHELL_TOOLS,
+        Refusal,
+        ToolPattern,
+        check_tool,
+    )
+    from ruleweave.steering.errors import SpecIssue, SpecReadError, SpecValidationError
+    from ruleweave.steering.evaluate import ExtensionPredicate, decide, default_route_order
+    from ruleweave.steering.facts import DEFAULT_HEURISTICS, Heuristic, KeywordHeuristic, says
+    from ruleweave.steering.loader import check_spec, load_spec, parse_spec
+    from ruleweave.steering.model import (
+        STANDARD_PREDICATES,
+        Elicitation,
+        ExecutionPlan,
+        Phase,
+        Route,
+        Rule,
+        ScenarioTest,
+        SkillSpec,
+    )
+    from ruleweave.steering.render import render_steering
+    from ruleweave.steering.scenarios import TestReport, TestResult, run_tests
+
+# Submodules load on first use: a session without a SkillSpec never pays for them.
+_EXPORTS: dict[str, str] = {
+    "ChoiceView": "ruleweave.steering.decision",
+    "DECISION_JSON_KEYS": "ruleweave.steering.decision",
+    "DEFAULT_HEURISTICS": "ruleweave.steering.facts",
+    "DEFAULT_TOOL_MAP": "ruleweave.steering.enforce",
+    "Decision": "ruleweave.steering.decision",
+    "ElicitRequest": "ruleweave.steering.decision",
+    "Elicitation": "ruleweave.steering.model",
+    "ExecutionPlan": "ruleweave.steering.model",
+    "ExtensionPredicate": "ruleweave.steering.evaluate",
+    "Heuristic": "ruleweave.steering.facts",
+    "KeywordHeuristic": "ruleweave.steering.facts",
+    "Phase": "ruleweave.steering.model",
+    "Refusal": "ruleweave.steering.enforce",
+    "Route": "ruleweave.steering.model",
+    "Rule": "ruleweave.steering.model",
+    "RuleReason": "ruleweave.steering.decision",
+    "SHELL_TOOLS": "ruleweave.steering.enforce",
+    "STANDARD_PREDICATES": "ruleweave.steering.model",
+    "ScenarioTest": "ruleweave.steering.model",
+    "SkillSpec": "ruleweave.steering.model",
+    "SpecIssue": "ruleweave.steering.errors",
+    "SpecReadError": "ruleweave.steering.errors",
+    "SpecValidationError": "ruleweave.steering.errors",
+    "TestReport": "ruleweave.steering.scenarios",
+    "TestResult": "ruleweave.steering.scenarios",
+    "ToolPattern": "ruleweave.steering.enforce",
+    "TraceEvent": "ruleweave.steering.decision",
+    "check_spec": "ruleweave.steering.loader",
+    "check_tool": "ruleweave.steering.enforce",
+    "decide": "ruleweave.steering.evaluate",
+    "default_route_order": "ruleweave.steering.evaluate",
+    "load_spec": "ruleweave.steering.loader",
+    "parse_spec": "ruleweave.steering.loader",
+    "render_steering": "ruleweave.steering.render",
+    "run_tests": "ruleweave.steering.scenarios",
+    "says": "ruleweave.steering.facts",
+}
 
 __all__ = [
     "DECISION_JSON_KEYS",
@@ -84,3 +128,13 @@ __all__ = [
     "run_tests",
     "says",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the submodule that defines ``name`` on first access."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ruleweave.steering' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning
-from ruleweave.steering.enforce import ToolPattern
-from ruleweave.steering.loader import check_spec
-from ruleweave.steering.model import SkillSpec
+
+if TYPE_CHECKING:
+    from ruleweave.steering.enforce import ToolPattern
+    from ruleweave.steering.model import SkillSpec
 
 SPEC_NAME = ".ruleweave/skill.spec.yml"
 """Where discovery looks for a SkillSpec in each directory of the walk (nearest cwd wins)."""
@@ -55,10 +57,14 @@ def load_steering(config: RuleweaveConfig, walk: list[Path]) -> Steering:
     Returns:
         The ``Steering`` (its ``spec`` is ``None`` when nothing usable was found).
     """
-    tool_map = {key: ToolPattern.parse(items) for key, items in config.steering_tools.items()}
     path = find_spec(config, walk)
     if path is None:
-        return Steering(tool_map=tool_map)
+        return Steering()
+    # The SkillSpec machinery loads only when a spec exists (hook start-up stays cheap).
+    from ruleweave.steering.enforce import ToolPattern
+    from ruleweave.steering.loader import check_spec
+
+    tool_map = {key: ToolPattern.parse(items) for key, items in config.steering_tools.items()}
     read = read_text(path, config.max_file_bytes)
     if read.text is None or read.oversized:
         problem = read.problem or "cannot be read"

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import structlog
+from ruleweave.log import LibraryLogger
 
 EXTRA = "ast"
 """The pip extra that installs ast-grep-py."""
@@ -57,7 +57,7 @@ CODE_KEYS: tuple[str, ...] = (
 MIN_STEP = 64
 """A partial snapshot is parsed again only after growing this many characters (and 25%)."""
 
-_log = structlog.get_logger("ruleweave.ttsr")
+_log = LibraryLogger("ruleweave.ttsr")
 
 
 def available() -> bool:
