@@ -146,7 +146,10 @@ class RuleweaveConfig(BaseModel):
             "cwd", "project_root", "home", "claude_config_dir", "ruleweave_home",
             "event_log", "skillspec",
         }
-        return self.model_dump(mode="json", exclude=machine)
+        options = self.model_dump(mode="json", exclude=machine)
+        for key in ("disabled_providers", "disabled_rules"):
+            options[key] = sorted(options[key])  # sets dump in hash order
+        return options
 
     @property
     def root(self) -> Path:

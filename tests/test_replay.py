@@ -134,3 +134,17 @@ def test_odd_session_start_fields_do_not_crash(
     assert main(["replay", str(log)]) == 2
     err = capsys.readouterr().err
     assert "ttsr_window" in err and err.count("\n") == 1
+
+
+def test_logged_options_are_deterministic(write_tree: WriteTree, tmp_path: Path) -> None:
+    """Set-valued options are logged sorted, and replay rebuilds the same configuration."""
+    root = write_tree(FILES)
+    log = tmp_path / "events.jsonl"
+    config = RuleweaveConfig(
+        cwd=root, builtin_rules=False, event_log=log, disabled_rules={"py", "always", "zeta", "beta"}
+    )
+    session = RuleSet.load(config).session("opts")
+    assert session.after_tool_call("read", {"path": "x.py"}) is None
+    start = json.loads(log.read_text().splitlines()[0])
+    assert start["options"]["disabled_rules"] == ["always", "beta", "py", "zeta"]
+    assert_replays(log)
