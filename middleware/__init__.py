@@ -12,8 +12,7 @@ Load once, open a session per conversation::
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ruleweave.buckets import Buckets
 from ruleweave.config import RuleweaveConfig
@@ -26,6 +25,7 @@ from ruleweave.errors import (
     SpecError,
     StoreError,
 )
+from ruleweave.lazy import lazy_exports
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule, SourceMeta
 from ruleweave.ruleset import BudgetReport, Match, PromptParts, RuleSet
 from ruleweave.session import Injection, InjectionItem, RuleDocument, RuleSession
@@ -115,12 +115,4 @@ __all__ = [
     "run_tests",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """Import the module that defines a lazily exported ``name`` on first access."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ruleweave' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY)

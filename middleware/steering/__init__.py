@@ -14,8 +14,9 @@ Modules:
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ruleweave.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ruleweave.steering.decision import (
@@ -129,12 +130,4 @@ __all__ = [
     "says",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """Import the submodule that defines ``name`` on first access."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ruleweave.steering' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)
