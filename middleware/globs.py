@@ -133,9 +133,18 @@ class _Bucket(Generic[K]):
         return out
 
 
+_ONE_GROUP = re.compile(r"^([^{}\\]*)\{([^{}\\]*,[^{}\\]*)\}([^{}\\]*)$")
+
+
 def _alternatives(pattern: str) -> list[str]:
     if "{" not in pattern:
         return [pattern]
+    simple = _ONE_GROUP.match(pattern)
+    if simple is not None and ".." not in simple.group(2):
+        # The common `*.{ts,tsx}`: one flat group, no escapes or ranges. bracex
+        # gives the same list, at many times the cost on a 1,000-rule load.
+        head, tail = simple.group(1), simple.group(3)
+        return list(dict.fromkeys(head + alt + tail for alt in simple.group(2).split(",")))
     try:
         # keep_escapes: an escaped brace or comma must reach wcmatch still escaped.
         expanded = bracex.expand(pattern, keep_escapes=True, limit=_EXPANSION_LIMIT)
