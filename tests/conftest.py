@@ -6,6 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Timing is never asserted: a loaded CI machine must not fail a property test on speed.
+settings.register_profile("ruleweave", deadline=None)
+settings.load_profile("ruleweave")
 
 
 @pytest.fixture(autouse=True)
