@@ -169,7 +169,7 @@ def test_catastrophic_pattern_runs_in_linear_time(write_tree: WriteTree) -> None
     hits = feed(loaded.watcher("t"), "text", stream, size=64)
     # The gated copy matches on every delta but its path gate never opens.
     gated = feed(loaded.watcher("g"), "tool", stream, size=64, tool="edit", args={"path": "a.py"})
-    assert time.monotonic() - started < 5  # a hang detector, not a benchmark
+    assert time.monotonic() - started < 30  # a hang detector (backtracking never ends), not a benchmark
     assert names(hits) == ["redos"]
     assert hits[0].offset == 64
     assert gated == []
