@@ -205,7 +205,6 @@ class _Delta:
 class _StreamedCall:
     name: str | None = None
     call_id: str | None = None
-    args: str = ""
 
 
 class _Deltas:
@@ -224,8 +223,9 @@ class _Deltas:
         piece = args if isinstance(args, str) else ""
         if not piece:
             return None
-        call.args += piece
-        return _Delta("tool", piece, call.name, call.call_id, call.args)
+        # The watcher keeps the argument text itself (args=None): passing the
+        # growing text at every delta would copy it quadratically.
+        return _Delta("tool", piece, call.name, call.call_id, None)
 
     def from_token(self, token: Any, chunk: Any) -> Iterator[_Delta]:
         """Deltas of one ``on_llm_new_token`` call."""

@@ -119,3 +119,49 @@ class JsonTextDecoder:
         if 0xDC00 <= code < 0xE000:
             return _REPLACEMENT, 6
         return chr(code), 6
+
+
+def complete_prefix(text: str) -> str | None:
+    """A parseable JSON document from a streamed prefix: its complete members only.
+
+    ``{"file_path": "a.py", "content": "def f(`` → ``{"file_path": "a.py"}``.
+    The prefix is cut after the last member that ended (at a ``,`` outside
+    strings) or right after the last ``{``/``[`` opened, and the containers
+    still open there are closed. A member still streaming is dropped rather
+    than guessed at, so a half-written path is never taken for a path.
+
+    Args:
+        text: The argument text streamed so far.
+
+    Returns:
+        The completed document, or ``None`` when the text does not start an
+        object or array.
+    """
+    start = len(text) - len(text.lstrip())
+    if start >= len(text) or text[start] not in "{[":
+        return None
+    stack: list[str] = []
+    cut, closers = start, ""
+    in_string = escaped = False
+    for index in range(start, len(text)):
+        char = text[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append("}" if char == "{" else "]")
+            cut, closers = index + 1, "".join(reversed(stack))
+        elif char in "}]":
+            if stack:
+                stack.pop()
+            if not stack:
+                return text[start : index + 1]
+        elif char == ",":
+            cut, closers = index, "".join(reversed(stack))
+    return text[start:cut] + closers

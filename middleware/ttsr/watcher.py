@@ -8,8 +8,10 @@ abort the stream and retry it with ``text`` injected; otherwise ``text`` is
 a reminder to append to the tool result (or the next turn). An
 interrupting hit clears every buffer, since the response is being thrown
 away; ``turn_start()`` clears them too. A tool stream's ``args`` may be
-partial JSON text: a match gated by paths the arguments do not name yet is
-kept, and fires once they do (at the latest when the call completes).
+partial JSON text, or ``None`` while streaming: the watcher keeps the raw
+argument text it was fed and parses it on a geometric schedule. A match
+gated by paths the arguments do not name yet is kept, and fires once they
+do (at the latest when the call completes).
 
 Repeat state lives in the session store, so it survives with the session:
 ``once`` claims ``ttsr:once:<name>``; ``after-gap N`` keeps the turn counter
@@ -17,7 +19,7 @@ Repeat state lives in the session store, so it survives with the session:
 ``ttsr:last:<name>``, and claims ``ttsr:fired:<name>:<turn>`` so that two
 workers sharing the session cannot both fire it. The matching core does no
 I/O; only the repeat gate has async twins (``awatch``, ``aturn_start``).
-A watcher is for one session and is not meant to be shared between threads.
+A watcher is for one session; ``RuleSession`` serialises calls into it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from ruleweave.ttsr import ast as ast_part
 from ruleweave.ttsr.index import Channel, TtsrIndex
 from ruleweave.ttsr.render import render
 from ruleweave.ttsr.scope import SOURCES, Source, spellings
-from ruleweave.ttsr.stream import JsonTextDecoder
+from ruleweave.ttsr.stream import JsonTextDecoder, complete_prefix
 
 TURN_KEY = "ttsr:turn"
 """Store key of the session's turn counter (used by ``after-gap`` rules)."""
@@ -106,6 +108,8 @@ class _Stream:
     deferred: dict[int, tuple[Any, Literal["regex", "glob", "ast"], str, str]] = field(default_factory=dict)
     ast_code: str | None = None
     ast_size: int = -1
+    raw: list[str] = field(default_factory=list)
+    raw_size: int = 0
 
 
 @dataclass(slots=True)
@@ -241,6 +245,11 @@ class TtsrWatcher:
         final = not delta
         if source == "tool" and final and not stream.consumed and args is not None:
             delta = _as_json(args)
+        if source == "tool" and delta:
+            # The raw argument text, kept here so an adapter need not pass the
+            # growing text at every delta (re-joining it each time is quadratic).
+            stream.raw.append(delta)
+            stream.raw_size += len(delta)
         text = _clean(stream.decoder.feed(delta) if stream.decoder is not None else delta)
         pending = _Pending(source, tool, call_id, stream.consumed + len(text))
         quiet = self._quiet
@@ -294,19 +303,34 @@ class TtsrWatcher:
     def _parsed(stream: _Stream, args: Any, final: bool) -> Mapping[str, Any] | None:
         """The call's arguments as a mapping, or ``None`` when they are not re-read at this delta.
 
-        Argument text grows with the stream, and parsing all of it at every delta
-        would cost the square of its length: past ``_REPARSE_ARGS_CHARS`` it is
-        parsed on ``ast_part.due``'s geometric schedule (and when complete).
+        ``args`` may be a mapping, the argument text so far, or ``None`` (the
+        text this stream was fed is used). Argument text grows with the stream,
+        and parsing all of it at every delta would cost the square of its
+        length: past ``_REPARSE_ARGS_CHARS`` it is parsed on ``ast_part.due``'s
+        geometric schedule (and when complete). Partial JSON is read up to its
+        last complete member, so a path is known as soon as it has streamed.
         """
-        if args is None:
-            return None
         if isinstance(args, Mapping):
             return args
-        size = len(args) if isinstance(args, (str, bytes)) else 0
+        if args is None:
+            if not stream.raw_size:
+                return None
+            size = stream.raw_size
+        else:
+            size = len(args) if isinstance(args, (str, bytes)) else 0
         if size > _REPARSE_ARGS_CHARS and not ast_part.due(size, stream.args_size, final):
             return None
         stream.args_size = size
-        return parse_args(args)
+        if args is None:
+            text = "".join(stream.raw)
+            stream.raw = [text]
+        else:
+            text = args.decode("utf-8", "replace") if isinstance(args, bytes) else args
+        parsed = parse_args(text)
+        if parsed or not isinstance(text, str):
+            return parsed
+        completed = complete_prefix(text)
+        return parse_args(completed) if completed else parsed
 
     def _update_paths(self, stream: _Stream, tool: str, args: Mapping[str, Any]) -> None:
         root = self.index.config.root

@@ -57,3 +57,40 @@ def test_partial_argument_text_is_not_parsed_again_at_every_delta(
     hits = stream_text_args(load(root).watcher(), "write", args)
     assert names(hits) == ["no-eval"]
     assert sum(parsed) < 20 * len(json.dumps(args))
+
+
+def stream_without_args(
+    watcher: Any, tool: str, args: dict[str, Any], size: int = 20
+) -> tuple[list[TtsrHit], list[TtsrHit]]:
+    """Stream ``args`` as JSON deltas with ``args=None``, then complete; hits while streaming, at the end."""
+    streaming = [
+        watcher.watch("tool", delta, tool=tool, call_id="c1")
+        for delta in chunks(json.dumps(args), size)
+    ]
+    final = watcher.watch("tool", "", tool=tool, call_id="c1", args=args)
+    return [h for h in streaming if h is not None], [final] if final is not None else []
+
+
+def test_streaming_without_args_uses_the_watchers_own_text(
+    write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With args=None the watcher reads the path from the text it was fed, so a gated rule fires
+    while the call still streams (not only when it completes), parsing a bounded multiple of it."""
+    root = write_tree({
+        ".ruleweave/rules/no-eval.md": rule(condition="'eval\\('", scope="tool:write", globs="'**/*.py'"),
+    })
+    parsed: list[int] = []
+
+    def counting(args: Any) -> Mapping[str, Any]:
+        parsed.append(len(args) if isinstance(args, (str, bytes)) else 0)
+        return parse_args(args)
+
+    monkeypatch.setattr(watcher_module, "parse_args", counting)
+    content = "x = 1\n" * 5_000 + "eval(data)\n"
+    args = {"file_path": "a.py", "content": content}
+    loaded = load(root)
+    streaming, final = stream_without_args(loaded.watcher(), "write", args)
+    assert names(streaming) == ["no-eval"] and final == []
+    assert streaming[0].matches[0].path == "a.py"
+    assert sum(parsed) < 20 * len(json.dumps(args))
+    assert stream_without_args(loaded.watcher("s2"), "write", {**args, "file_path": "a.ts"}) == ([], [])

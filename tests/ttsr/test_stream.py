@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ruleweave.ttsr.stream import JsonTextDecoder
+from ruleweave.ttsr.stream import JsonTextDecoder, complete_prefix
 
 
 def decode(pieces: list[str]) -> str:
@@ -42,3 +43,34 @@ def test_plain_text_tool_streams_pass_through() -> None:
 def test_broken_escapes_do_not_raise() -> None:
     """A bad ``\\u`` escape or a lone surrogate escape becomes text or U+FFFD."""
     assert decode(['{"a": "\\uZZZZ \\ud800x \\udc00"}']) == '{"a": "\\uZZZZ \ufffdx \ufffd"}'
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=3)
+    | st.dictionaries(st.text(max_size=5), children, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(document=st.dictionaries(st.text(max_size=6), json_values, min_size=1, max_size=4))
+def test_every_prefix_completes_to_complete_members(document: dict[str, Any]) -> None:
+    """Any prefix of a JSON object completes to valid JSON holding only members that fully streamed."""
+    text = json.dumps(document)
+    for end in range(1, len(text) + 1):
+        completed = complete_prefix(text[:end])
+        assert completed is not None
+        value = json.loads(completed)
+        assert isinstance(value, dict)
+        for key, member in value.items():
+            if not isinstance(member, (dict, list)):
+                assert document[key] == member
+    assert json.loads(complete_prefix(text) or "") == document
+
+
+def test_complete_prefix_cases() -> None:
+    """A half-streamed value is dropped, never guessed; non-JSON text gives None."""
+    assert complete_prefix('{"file_path": "a.py", "content": "def f(') == '{"file_path": "a.py"}'
+    assert complete_prefix('{"file_path": "a.p') == "{}"
+    assert complete_prefix('{"edits": [{"path": "x.py", "new": "y') == '{"edits": [{"path": "x.py"}]}'
+    assert complete_prefix("plain text") is None
