@@ -81,6 +81,20 @@ class PathSpellings:
     absolute: str
     name: str
 
+    @classmethod
+    def of(cls, path: str, root_prefix: str) -> PathSpellings:
+        """The spellings of an absolute, normalised path (string work only: a hot path).
+
+        Args:
+            path: The path.
+            root_prefix: The project root followed by one ``/``.
+
+        Returns:
+            The spellings; ``relative`` is ``None`` outside the project.
+        """
+        inside = path.startswith(root_prefix) and len(path) > len(root_prefix)
+        return cls(path[len(root_prefix) :] if inside else None, path, path.rsplit("/", 1)[-1])
+
 
 def matches(pattern: str, path: PathSpellings) -> bool:
     """Whether ``pattern`` matches any spelling of ``path`` (uncached; for one-offs)."""

@@ -50,9 +50,24 @@ def walk_up(start: Path, stop: Path | None = None) -> list[Path]:
     return dirs
 
 
-def display(path: Path | str, root: Path) -> str:
-    """``path`` relative to ``root`` when inside it, else as given (posix slashes)."""
+def display(
+    path: Path | str, root: Path, home: Path | None = None, *, home_first: bool = False
+) -> str:
+    """``path`` for people: relative to ``root``, ``~/…`` under ``home``, else as given.
+
+    Args:
+        path: The path.
+        root: The project root.
+        home: The user's home, for ``~/`` spellings (none when omitted).
+        home_first: Prefer ``~/`` when the path is under both (user-tier files).
+
+    Returns:
+        The spelling, with posix slashes.
+    """
     p = Path(path)
-    if p.is_absolute() and is_within(p, root) and p != root:
-        return p.relative_to(root).as_posix()
+    bases = [(root, "")] + ([(home, "~/")] if home is not None else [])
+    if p.is_absolute():
+        for base, prefix in reversed(bases) if home_first else bases:
+            if is_within(p, base) and p != base:
+                return prefix + p.relative_to(base).as_posix()
     return p.as_posix()

@@ -316,10 +316,7 @@ class RuleSet:
 
     def spellings(self, path: str | Path) -> PathSpellings:
         """The three spellings of an absolute, normalised path that globs are tried against."""
-        text = str(path)
-        prefix = self._root_prefix
-        relative = text[len(prefix) :] if text.startswith(prefix) and len(text) > len(prefix) else None
-        return PathSpellings(relative=relative, absolute=text, name=text.rsplit("/", 1)[-1])
+        return PathSpellings.of(str(path), self._root_prefix)
 
     def _passes_gate(self, rule: Rule, path: str, written: Sequence[str]) -> bool:
         """Continue's ``regex``: the file on disk, or the text the call wrote, must match."""

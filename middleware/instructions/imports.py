@@ -24,7 +24,7 @@ from ruleweave.instructions.markdown import (
     path_like,
     strip_comments,
 )
-from ruleweave.paths import is_within, normalise
+from ruleweave.paths import display, is_within, normalise
 from ruleweave.reading import read_text
 from ruleweave.rules import Level
 
@@ -44,12 +44,7 @@ class Expander:
 
     def display(self, path: Path, level: Level) -> str:
         """``path`` relative to the project root, ``~/…`` under home, else absolute."""
-        path = normalise(path)
-        bases = [(self.root, ""), (self.home, "~/")]
-        for base, prefix in reversed(bases) if level == "user" else bases:
-            if is_within(path, base) and path != base:
-                return one_line(prefix + path.relative_to(base).as_posix())
-        return one_line(path.as_posix())
+        return one_line(display(normalise(path), self.root, self.home, home_first=level == "user"))
 
     def claim(self, real: str, text: str) -> bool:
         """Record a file as included; False when it (or identical text) already was."""

@@ -8,12 +8,10 @@ escaped, so nothing can close the block or open a tag.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
+from ruleweave.prompt import one_line
 from ruleweave.steering.decision import Decision, ElicitRequest
-
-_SPACE = re.compile(r"\s+")
 
 
 def clean(value: Any) -> str:
@@ -26,8 +24,7 @@ def clean(value: Any) -> str:
         The value with whitespace runs collapsed and ``& < >`` escaped.
     """
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
-    text = _SPACE.sub(" ", text).strip()
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return one_line(text)
 
 
 def render_steering(decision: Decision) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ruleweave.config import RuleweaveConfig
-from ruleweave.paths import display, is_within
+from ruleweave.paths import display
 from ruleweave.prompt import neutralise, one_line
 from ruleweave.rules import Rule
 
@@ -74,13 +74,7 @@ def rule_path(rule: Rule, config: RuleweaveConfig) -> str:
     """Where a rule lives, for people: relative to the project, ``~/...``, or ``builtin:...``."""
     if rule.source.level == "builtin":
         return f"builtin:{Path(rule.path).name}"
-    path = Path(rule.path)
-    root = config.root
-    if path.is_absolute() and not is_within(path, root) and config.home is not None:
-        home = config.home
-        if is_within(path, home) and path != home:
-            return "~/" + path.relative_to(home).as_posix()
-    return display(path, root)
+    return display(rule.path, config.root, config.home)
 
 
 def names_phrase(rules: Sequence[Rule]) -> str:

@@ -35,7 +35,6 @@ from typing import Literal
 
 from ruleweave.frontmatter import split_globs
 from ruleweave.globs import GlobIndex, PathSpellings
-from ruleweave.paths import is_within
 
 Source = Literal["text", "thinking", "tool"]
 """A stream of the model's output: prose, reasoning, or a tool call's arguments."""
@@ -214,8 +213,7 @@ def spellings(path: Path, root: Path) -> PathSpellings:
     Returns:
         Relative (``None`` outside the project), absolute and bare-name spellings.
     """
-    relative = path.relative_to(root).as_posix() if is_within(path, root) and path != root else None
-    return PathSpellings(relative=relative, absolute=path.as_posix(), name=path.name)
+    return PathSpellings.of(path.as_posix(), str(root).rstrip("/") + "/")
 
 
 def glob_gate(globs: Iterable[str]) -> GlobIndex[int] | None:
