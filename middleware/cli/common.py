@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import RuleweaveError
+from ruleweave.paths import display
+from ruleweave.rules import DiscoveryWarning
 
 
 class UsageError(RuleweaveError):
@@ -57,6 +60,16 @@ def read_input(path: str) -> str:
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or "not UTF-8 text"
         raise UsageError(f"cannot read {path} ({reason}).") from exc
+
+
+def print_warnings(warnings: Sequence[DiscoveryWarning], root: Path) -> None:
+    """Print warnings below a report, each naming its file (relative to ``root``) and line."""
+    if not warnings:
+        return
+    print(f"\n{len(warnings)} warnings:")
+    for w in warnings:
+        where = (display(w.path, root) if w.path else "") + (f":{w.line}" if w.line else "")
+        print(f"  {where}: {w.message}" if where else f"  {w.message}")
 
 
 def print_json(data: Any) -> None:

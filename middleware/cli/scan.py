@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ruleweave.cli.common import add_cwd, add_json, config_from, print_json
+from ruleweave.cli.common import add_cwd, add_json, config_from, print_json, print_warnings
 from ruleweave.paths import display
 from ruleweave.rules import Bucket
 from ruleweave.ruleset import RuleSet
@@ -90,9 +90,5 @@ def run(args: argparse.Namespace) -> int:
             for f in ruleset.blob.files:
                 cut = f" (cut, {f.bytes_dropped} bytes dropped)" if f.truncated else ""
                 print(f"  {f.path}: {f.bytes} bytes{cut}")
-        if warnings:
-            print(f"\n{len(warnings)} warnings:")
-            for w in warnings:
-                where = display(w.path, root) + (f":{w.line}" if w.line else "")
-                print(f"  {where}: {w.message}" if where else f"  {w.message}")
+        print_warnings(warnings, root)
     return 1 if args.strict and warnings else 0

@@ -18,10 +18,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ruleweave.buckets import assign
-from ruleweave.cli.common import UsageError, add_cwd, add_json, config_from, print_json, read_input
-from ruleweave.discovery import discover
-from ruleweave.paths import display
+from ruleweave.cli.common import (
+    UsageError,
+    add_cwd,
+    add_json,
+    config_from,
+    print_json,
+    print_warnings,
+    read_input,
+)
+from ruleweave.ruleset import RuleSet
 from ruleweave.store import MemoryStore
 from ruleweave.ttsr import TtsrHit, TtsrIndex
 from ruleweave.ttsr.render import rule_path
@@ -133,8 +139,8 @@ def run(args: argparse.Namespace) -> int:
     jsonl = args.format == "jsonl" or (args.format == "auto" and _looks_like_jsonl(args.file, text))
     steps = (_jsonl_steps(text, args.source, args.tool) if jsonl
              else _text_steps(text, args.chunk, args.source, args.tool))
-    buckets = assign(discover(config).rules)
-    index = TtsrIndex.build(buckets.ttsr, config)
+    ruleset = RuleSet.load(config)
+    index = ruleset.ttsr
     watcher = index.watcher(MemoryStore(), "ruleweave-ttsr-check")
     hits: list[dict[str, Any]] = []
     deltas = 0
@@ -147,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
                             call_id=step.call_id, args=step.args)
         if hit is not None:
             hits.append(_hit_json(step, deltas, hit, args.show_text, index))
-    warnings = [*buckets.warnings, *index.template_warnings]
+    warnings = [*ruleset.buckets.warnings, *index.template_warnings]
     if args.json:
         print_json({
             "rules": [
@@ -174,9 +180,5 @@ def run(args: argparse.Namespace) -> int:
     fired = sum(len(item["rules"]) for item in hits)
     print(f"{deltas} deltas, {len(hits)} hits firing {fired} rules, "
           f"{len(index.compiled)} streamed rules watched")
-    if warnings:
-        print(f"\n{len(warnings)} warnings:")
-        for w in warnings:
-            where = display(w.path, config.root) if w.path else ""
-            print(f"  {where}: {w.message}" if where else f"  {w.message}")
+    print_warnings(warnings, config.root)
     return 1 if hits else 0
