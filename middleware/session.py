@@ -155,14 +155,16 @@ class RuleSession:
 
     # -- after a tool call ------------------------------------------------
 
-    def _prepare(self, tool: str, args: Any) -> tuple[list[str], list[Match]]:
-        paths = self.ruleset.extractors.path_strings(tool, args, self._cwd)
+    def _prepare(self, tool: str, args: Any) -> tuple[Mapping[str, Any], list[str], list[Match]]:
+        # Decode a JSON string once: paths, written text and the event all read the mapping.
+        mapping = parse_args(args)
+        paths = self.ruleset.extractors.path_strings(tool, mapping, self._cwd)
         if not paths:
-            return paths, []
-        return paths, self.ruleset.matches_for(paths, written_text(args))
+            return mapping, paths, []
+        return mapping, paths, self.ruleset.matches_for(paths, written_text(mapping))
 
     def _finish(
-        self, tool: str, args: Any, paths: Sequence[str], won: Sequence[Match]
+        self, tool: str, args: Mapping[str, Any], paths: Sequence[str], won: Sequence[Match]
     ) -> Injection | None:
         events = self.ruleset.events
         if events.enabled:
@@ -205,15 +207,15 @@ class RuleSession:
         Returns:
             The ``Injection``, or ``None`` when nothing new applies.
         """
-        paths, matches = self._prepare(name, args)
+        mapping, paths, matches = self._prepare(name, args)
         won = [m for m in matches if self.store.claim(self.session_id, m.key)]
-        return self._finish(name, args, paths, won)
+        return self._finish(name, mapping, paths, won)
 
     async def aafter_tool_call(self, name: str, args: Any, result: Any = None) -> Injection | None:
         """Async twin of ``after_tool_call`` (awaits the store)."""
-        paths, matches = self._prepare(name, args)
+        mapping, paths, matches = self._prepare(name, args)
         won = [m for m in matches if await self.store.aclaim(self.session_id, m.key)]
-        return self._finish(name, args, paths, won)
+        return self._finish(name, mapping, paths, won)
 
     def compacted(self) -> None:
         """Re-arm every notice: call when the conversation history was summarised."""
@@ -415,9 +417,8 @@ class RuleSession:
 _MAX_LOGGED_CHARS = 4096
 
 
-def _loggable(args: Any) -> Any:
-    """Arguments as the event log records them: decoded, long strings capped."""
-    mapping = parse_args(args)
+def _loggable(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    """Decoded arguments as the event log records them: long strings capped."""
     return {
         str(key): value[:_MAX_LOGGED_CHARS] if isinstance(value, str) else value
         for key, value in mapping.items()
