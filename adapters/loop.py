@@ -17,12 +17,12 @@ injected, steering). Async twins use the session's async store path.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ruleweave.session import Injection, RuleSession
+from ruleweave.touch import parse_args
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,18 +38,6 @@ class ToolCall:
     id: str
     name: str
     args: Mapping[str, Any]
-
-
-def _decode(arguments: Any) -> Mapping[str, Any]:
-    if isinstance(arguments, Mapping):
-        return arguments
-    if isinstance(arguments, str):
-        try:
-            decoded = json.loads(arguments)
-        except ValueError:
-            return {}
-        return decoded if isinstance(decoded, dict) else {}
-    return {}
 
 
 def _append_text(content: Any, text: str) -> Any:
@@ -119,7 +107,9 @@ class AnthropicLoop(_WireLoop):
         if not isinstance(content, list):
             return []
         return [
-            ToolCall(str(block.get("id", "")), str(block.get("name", "")), _decode(block.get("input")))
+            ToolCall(
+                str(block.get("id", "")), str(block.get("name", "")), dict(parse_args(block.get("input")))
+            )
             for block in content
             if isinstance(block, Mapping) and block.get("type") == "tool_use"
         ]
@@ -176,7 +166,7 @@ class OpenAIChatLoop(_WireLoop):
             function = function if isinstance(function, Mapping) else {}
             out.append(
                 ToolCall(str(call.get("id", "")), str(function.get("name", "")),
-                         _decode(function.get("arguments")))
+                         dict(parse_args(function.get("arguments"))))
             )
         return out
 
