@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tests.redis_server import RedisServer, RedisServerError, start_redis_server
 
 # Timing is never asserted: a loaded CI machine must not fail a property test on speed.
 settings.register_profile("ruleweave", deadline=None)
@@ -40,3 +42,20 @@ def write_tree(tmp_path: Path) -> WriteTree:
         return root
 
     return write
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real redis-server on a free loopback port for the whole run; fails (never skips) if missing."""
+    try:
+        server = start_redis_server(tmp_path_factory.mktemp("redis"))
+    except RedisServerError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_server: RedisServer) -> str:
+    """The URL of the session's redis-server (each test uses its own key prefix)."""
+    return redis_server.url
