@@ -9,31 +9,23 @@ Use::
     agent = create_agent(model, tools, middleware=[RuleweaveMiddleware(RuleweaveConfig(cwd="."))])
     agent.invoke({"messages": [...]}, {"configurable": {"thread_id": "t-1"}})
 
-Each hook translates between LangChain and one ``RuleSession`` per thread
-(sync and async twins alike):
+Each hook only translates between LangChain and the thread's ``RuleSession``
+(from a ``SessionPool``; sync and async twins alike):
 
-* model calls (``wrap_model_call``): the session's ``system_prompt()`` is
-  added to the request's system message (after the caller's own text, or as
-  an extra text block when the message holds content blocks). On a new user
-  turn (a last ``HumanMessage`` not seen before) the session steers with its
-  text and starts a TTSR turn.
-* tool calls (``wrap_tool_call``): ``check_tool`` first (a refused call does
-  not run and gets an error ``ToolMessage`` naming the rule); then the tool
-  runs and the ``after_tool_call`` notice is appended to its ``ToolMessage``
-  (string or content blocks, also inside a ``Command`` update).
-* sessions are keyed by the run's ``thread_id`` (``configurable.thread_id``);
-  a run without one gets a fresh id kept in the agent state for that run.
-  All sessions share one store, so a thread resumed from a checkpointer does
-  not get its notices again, and parallel tool calls claim each notice once.
-* TTSR: while the model streams (the agent run with ``stream``/``astream``,
-  or a model that streams on its own), a callback on the model watches text,
-  reasoning and tool-call deltas. An interrupting hit aborts the model call,
-  which is retried with the rule added to the system message (at most
-  ``ttsr_retries`` times per model call; the rule then stays in the system
-  message for the rest of the thread). A non-interrupting hit becomes a
-  reminder appended to the next tool result. Whole tool calls are checked
-  again before they run: an interrupting hit there refuses the call with the
-  rule's text, so the model writes it again.
+* ``wrap_model_call``: ``system_prompt()`` joins the request's system message
+  (after the caller's text, or as a text block). A new user turn (a last
+  ``HumanMessage`` not seen before, claimed in the store) steers and starts a
+  TTSR turn.
+* ``wrap_tool_call``: ``before_tool_call`` first (steering and streamed rules
+  on the whole call; a refused call gets an error ``ToolMessage``), then the
+  tool runs and ``after_tool_call(..., call_id=...)`` is appended to its
+  ``ToolMessage`` (string or blocks, also inside a ``Command`` update).
+* Sessions are keyed by ``configurable.thread_id``; a run without one gets a
+  fresh id kept in its state and forgotten when it ends. All share one store.
+* TTSR: ``langchain_stream`` watches the model's stream; a hit the session
+  routes to ``retry`` aborts the call, which runs again with the rule in the
+  system message (``ttsr_retries`` per turn; the rule then stays for the
+  rest of the thread). Other hits become reminders on the next tool result.
 
 Notes:
     List retry or fallback middleware *before* this one (outside it): the
@@ -48,20 +40,16 @@ Notes:
 from __future__ import annotations
 
 import dataclasses
-import logging
-import threading
 import uuid
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, NotRequired, cast
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import ConfigError, MissingDependencyError
+from ruleweave.pool import SessionPool
 from ruleweave.ruleset import RuleSet
 from ruleweave.session import RuleSession
-from ruleweave.store import MemoryStore, SessionStore
-from ruleweave.ttsr import Source, TtsrHit
+from ruleweave.store import SessionStore
 
 try:
     from langchain.agents.middleware.types import (
@@ -73,21 +61,26 @@ try:
         OmitFromSchema,
         ToolCallRequest,
     )
-    from langchain_core.callbacks import AsyncCallbackHandler, BaseCallbackHandler
+    from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.language_models import BaseChatModel
     from langchain_core.messages import (
         AIMessage,
-        AIMessageChunk,
         BaseMessage,
         HumanMessage,
         SystemMessage,
         ToolMessage,
     )
-    from langchain_core.outputs import ChatGenerationChunk
     from langgraph.runtime import Runtime
     from langgraph.types import Command
 except ImportError as exc:  # pragma: no cover - exercised by re-importing without langchain
     raise MissingDependencyError("langchain", "langchain") from exc
+
+from ruleweave.adapters.langchain_stream import (
+    AsyncStreamWatcher,
+    StreamInterrupt,
+    StreamWatcher,
+    Watch,
+)
 
 __all__ = ["SESSION_KEY", "TTSR_KEY", "RuleweaveMiddleware", "RuleweaveState"]
 
@@ -97,7 +90,6 @@ SESSION_KEY = "ruleweave_session"
 TTSR_KEY = "ruleweave_ttsr"
 """State key holding the streamed-rule texts injected so far in the thread."""
 
-_MAX_SESSIONS = 1024
 _Private = OmitFromSchema(input=True, output=True)
 _Content = str | list[str | dict[str, Any]]
 
@@ -115,238 +107,6 @@ class RuleweaveState(AgentState[Any]):
     ruleweave_ttsr: NotRequired[Annotated[list[str], _Private]]
 
 
-class _Interrupt(Exception):
-    """Raised from the model's stream callback to abort it; caught by ``wrap_model_call``.
-
-    An ``Exception`` (LangChain's async model path mishandles other
-    ``BaseException``s), so retry or fallback middleware listed *after* this one
-    would catch it: list those first.
-    """
-
-    def __init__(self, hit: TtsrHit) -> None:
-        names = ", ".join(rule.name for rule in hit.rules)
-        super().__init__(f"ruleweave stopped the model's stream for streamed rule(s): {names}")
-        self.hit = hit
-
-
-class _QuietInterrupts(logging.Filter):
-    """Drops LangChain's "Error in ... callback" warning for our own stream interrupts.
-
-    LangChain logs every exception a callback raises before re-raising it; an
-    interrupt is the designed way to stop a stream, not an error.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        args = record.args
-        return not (
-            isinstance(args, tuple)
-            and len(args) == 3
-            and args[0] in ("_StreamWatcher", "_AsyncStreamWatcher")
-            and str(args[2]).startswith("_Interrupt(")
-        )
-
-
-def _quiet_interrupt_warnings() -> None:
-    """Install ``_QuietInterrupts`` on LangChain's callback logger, once per process."""
-    logger = logging.getLogger("langchain_core.callbacks.manager")
-    if not any(type(f).__name__ == _QuietInterrupts.__name__ for f in logger.filters):
-        logger.addFilter(_QuietInterrupts())
-
-
-_quiet_interrupt_warnings()
-
-
-@dataclass(eq=False)
-class _Thread:
-    """One thread's session and the adapter's own bookkeeping for it."""
-
-    session: RuleSession
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    steered: set[str] = field(default_factory=set)
-    reminders: dict[str | None, list[str]] = field(default_factory=dict)
-
-    def new_turn(self, messages: list[Any]) -> str | None:
-        """The user's text when the last message is a ``HumanMessage`` not seen before."""
-        if not messages or not isinstance(messages[-1], HumanMessage):
-            return None
-        last = messages[-1]
-        key = last.id or f"{len(messages)}:{last.text}"
-        with self.lock:
-            if key in self.steered:
-                return None
-            self.steered.add(key)
-        return last.text
-
-    def remind(self, hit: TtsrHit, text: str) -> None:
-        """Keep ``text`` for the tool result of ``hit``'s call (any next one for prose)."""
-        with self.lock:
-            self.reminders.setdefault(hit.call_id if hit.source == "tool" else None, []).append(text)
-
-    def take_reminders(self, call_id: str | None) -> list[str]:
-        """Reminders due on the result of ``call_id``: its own, then those for any result."""
-        with self.lock:
-            own = self.reminders.pop(call_id, []) if call_id is not None else []
-            return [*own, *self.reminders.pop(None, [])]
-
-
-# -- stream deltas --------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Delta:
-    source: Source
-    text: str
-    tool: str | None = None
-    call_id: str | None = None
-    args: str | None = None
-
-
-@dataclass(slots=True)
-class _StreamedCall:
-    name: str | None = None
-    call_id: str | None = None
-
-
-class _Deltas:
-    """Turns one model call's stream (v1 chunks or v2 protocol events) into watch deltas."""
-
-    def __init__(self) -> None:
-        self._calls: dict[Any, _StreamedCall] = {}
-
-    def _tool(self, key: Any, name: Any, call_id: Any, args: Any) -> _Delta | None:
-        """Tool-call chunks carry the name and id once (first chunk), then argument text by index."""
-        call = self._calls.setdefault(key, _StreamedCall())
-        if name:
-            call.name = str(name)
-        if call_id:
-            call.call_id = str(call_id)
-        piece = args if isinstance(args, str) else ""
-        if not piece:
-            return None
-        # The watcher keeps the argument text itself (args=None): passing the
-        # growing text at every delta would copy it quadratically.
-        return _Delta("tool", piece, call.name, call.call_id, None)
-
-    def from_token(self, token: Any, chunk: Any) -> Iterator[_Delta]:
-        """Deltas of one ``on_llm_new_token`` call."""
-        message = chunk.message if isinstance(chunk, ChatGenerationChunk) else None
-        if message is None:
-            if isinstance(token, str) and token:
-                yield _Delta("text", token)
-            return
-        for block in message.content_blocks:
-            if block["type"] == "text" and block["text"]:
-                yield _Delta("text", block["text"])
-            elif block["type"] == "reasoning" and block.get("reasoning"):
-                yield _Delta("thinking", block.get("reasoning", ""))
-        if isinstance(message, AIMessageChunk):
-            for call in message.tool_call_chunks:
-                index = call.get("index")
-                key = index if index is not None else call.get("id")
-                delta = self._tool(key, call.get("name"), call.get("id"), call.get("args"))
-                if delta is not None:
-                    yield delta
-
-    def from_event(self, event: Any) -> Iterator[_Delta]:
-        """Deltas of one ``on_stream_event`` call (the v2 streaming protocol)."""
-        if not isinstance(event, Mapping):
-            return
-        kind = event.get("event")
-        index = event.get("index")
-        if kind == "content-block-start":
-            block = event.get("content")
-            if not isinstance(block, Mapping):
-                return
-            btype = block.get("type")
-            if btype == "text" and block.get("text"):
-                yield _Delta("text", str(block["text"]))
-            elif btype == "reasoning" and block.get("reasoning"):
-                yield _Delta("thinking", str(block["reasoning"]))
-            elif btype in ("tool_call_chunk", "tool_call"):
-                args = block.get("args")
-                delta = self._tool(index, block.get("name"), block.get("id"),
-                                   args if isinstance(args, str) else "")
-                if delta is not None:
-                    yield delta
-        elif kind == "content-block-delta":
-            delta = event.get("delta")
-            if not isinstance(delta, Mapping):
-                return
-            dtype = delta.get("type")
-            if dtype == "text-delta" and delta.get("text"):
-                yield _Delta("text", str(delta["text"]))
-            elif dtype == "reasoning-delta" and delta.get("reasoning"):
-                yield _Delta("thinking", str(delta["reasoning"]))
-            elif dtype == "tool-call-delta":
-                found = self._tool(index, None, None, delta.get("args"))
-                if found is not None:
-                    yield found
-
-
-class _Watch:
-    """What a stream callback does with a hit: abort the call, or keep a reminder."""
-
-    def __init__(self, thread: _Thread, may_interrupt: bool) -> None:
-        self.thread = thread
-        self.may_interrupt = may_interrupt
-        self.deltas = _Deltas()
-
-    def handle(self, hit: TtsrHit | None) -> None:
-        if hit is None:
-            return
-        if hit.interrupt and self.may_interrupt:
-            raise _Interrupt(hit)
-        self.thread.remind(hit, hit.reminder)
-
-
-class _StreamWatcher(BaseCallbackHandler):
-    """Sync model-stream callback feeding ``session.watch``."""
-
-    raise_error = True
-    run_inline = True
-
-    def __init__(self, watch: _Watch) -> None:
-        self._watch = watch
-
-    def _feed(self, deltas: Iterator[_Delta]) -> None:
-        thread = self._watch.thread
-        for d in deltas:
-            hit = thread.session.watch(d.source, d.text, tool=d.tool, call_id=d.call_id, args=d.args)
-            self._watch.handle(hit)
-
-    def on_llm_new_token(self, token: Any, *, chunk: Any = None, **kwargs: Any) -> None:
-        """Watch one streamed chunk (text, reasoning and tool-call deltas)."""
-        self._feed(self._watch.deltas.from_token(token, chunk))
-
-    def on_stream_event(self, event: Any, **kwargs: Any) -> None:
-        """Watch one v2 protocol event."""
-        self._feed(self._watch.deltas.from_event(event))
-
-
-class _AsyncStreamWatcher(AsyncCallbackHandler):
-    """Async model-stream callback feeding ``session.awatch``."""
-
-    raise_error = True
-    run_inline = True
-
-    def __init__(self, watch: _Watch) -> None:
-        self._watch = watch
-
-    async def _feed(self, deltas: Iterator[_Delta]) -> None:
-        session = self._watch.thread.session
-        for d in deltas:
-            hit = await session.awatch(d.source, d.text, tool=d.tool, call_id=d.call_id, args=d.args)
-            self._watch.handle(hit)
-
-    async def on_llm_new_token(self, token: Any, *, chunk: Any = None, **kwargs: Any) -> None:
-        """Watch one streamed chunk (text, reasoning and tool-call deltas)."""
-        await self._feed(self._watch.deltas.from_token(token, chunk))
-
-    async def on_stream_event(self, event: Any, **kwargs: Any) -> None:
-        """Watch one v2 protocol event."""
-        await self._feed(self._watch.deltas.from_event(event))
-
-
 # -- the middleware ---------------------------------------------------------------
 
 
@@ -357,9 +117,10 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         config: Where to find the rules (default: ``RuleweaveConfig()`` for the
             process cwd). Give this or ``ruleset``.
         ruleset: An already loaded rule set, shared with other agents.
-        store: Session state shared by every thread (default: a new ``MemoryStore``).
-        ttsr_retries: How many times one model call is retried after a streamed
-            rule interrupts it; once spent, further hits in that call become reminders.
+        store: Session state shared by every thread (default: the rule set's store).
+        ttsr_retries: How many times a turn's model calls are retried after streamed
+            rules interrupt them (default ``config.ttsr_retries``, 2); once spent,
+            further hits become reminders.
 
     Raises:
         ConfigError: Both ``config`` and ``ruleset`` given, or ``ttsr_retries`` < 0.
@@ -373,23 +134,19 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         *,
         ruleset: RuleSet | None = None,
         store: SessionStore | None = None,
-        ttsr_retries: int = 2,
+        ttsr_retries: int | None = None,
     ) -> None:
         super().__init__()
         if config is not None and ruleset is not None:
             raise ConfigError("Give RuleweaveMiddleware a config or a ruleset, not both.")
-        if ttsr_retries < 0:
-            raise ConfigError(f"ttsr_retries must be 0 or more, not {ttsr_retries}.")
         self.ruleset = ruleset if ruleset is not None else RuleSet.load(config)
-        self.store: SessionStore = store if store is not None else MemoryStore()
-        self.ttsr_retries = ttsr_retries
-        self._threads: OrderedDict[str, _Thread] = OrderedDict()
-        self._lock = threading.Lock()
+        self.pool = SessionPool(self.ruleset, store=store, ttsr_retries=ttsr_retries, adapter="langchain")
+        self.store: SessionStore = self.pool.store
 
     # -- sessions -------------------------------------------------------------
 
     def session(self, session_id: str) -> RuleSession:
-        """The session of a thread (or of a run without one), created on first use.
+        """The session of a thread (or of a run without one), from the middleware's pool.
 
         Args:
             session_id: The thread id (or the run's generated id).
@@ -398,38 +155,23 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             The ``RuleSession``; call ``compacted()`` on it when the thread's history
             was summarised.
         """
-        return self._thread(session_id).session
+        return self.pool.get(session_id)
 
-    def _thread(self, session_id: str) -> _Thread:
-        with self._lock:
-            thread = self._threads.get(session_id)
-            if thread is None:
-                session = self.ruleset.session(session_id, store=self.store, adapter="langchain")
-                thread = self._threads[session_id] = _Thread(session)
-                while len(self._threads) > _MAX_SESSIONS:
-                    self._threads.popitem(last=False)
-            else:
-                self._threads.move_to_end(session_id)
-            return thread
-
-    def _thread_for(self, thread_id: str | None, state: Any) -> _Thread:
+    def _session_for(self, thread_id: str | None, state: Any) -> RuleSession:
         if thread_id:
-            return self._thread(thread_id)
+            return self.pool.get(thread_id)
         fallback = _state(state).get(SESSION_KEY)
         if isinstance(fallback, str) and fallback:
-            return self._thread(fallback)
-        return self._thread(f"run-{uuid.uuid4().hex}")
+            return self.pool.get(fallback)
+        return self.pool.get(f"run-{uuid.uuid4().hex}")
 
-    def _forget(self, state: Any, runtime: Runtime[Any]) -> str | None:
-        """Drop a finished run's generated session from the cache; its id, for the store."""
+    @staticmethod
+    def _generated_id(state: Any, runtime: Runtime[Any]) -> str | None:
+        """The session id of a finished run without a thread id (nothing can resume it)."""
         if _runtime_thread_id(runtime):
             return None
         session_id = _state(state).get(SESSION_KEY)
-        if not isinstance(session_id, str):
-            return None
-        with self._lock:
-            self._threads.pop(session_id, None)
-        return session_id
+        return session_id if isinstance(session_id, str) and session_id else None
 
     # -- agent start / end -------------------------------------------------------
 
@@ -454,7 +196,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         return self.before_agent(state, runtime)
 
     def after_agent(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
-        """Forget the session of a run without a ``thread_id`` (nothing can resume it).
+        """Forget the session of a run without a ``thread_id``, state included.
 
         Args:
             state: The agent state.
@@ -463,18 +205,18 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         Returns:
             ``None``.
         """
-        session_id = self._forget(state, runtime)
+        session_id = self._generated_id(state, runtime)
         if session_id is not None:
-            self.store.release(session_id)
+            self.pool.drop(session_id, forget_state=True)
         return None
 
     async def aafter_agent(
         self, state: AgentState[Any], runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
         """Async twin of ``after_agent``."""
-        session_id = self._forget(state, runtime)
+        session_id = self._generated_id(state, runtime)
         if session_id is not None:
-            await self.store.arelease(session_id)
+            await self.pool.adrop(session_id, forget_state=True)
         return None
 
     # -- model calls -------------------------------------------------------------
@@ -493,22 +235,18 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         Returns:
             The model's response (with a state update when a streamed rule was injected).
         """
-        thread = self._thread_for(_runtime_thread_id(request.runtime), request.state)
-        text = thread.new_turn(request.messages)
-        if text is not None:
-            thread.session.steer(text)
-            thread.session.turn_start()
+        session = self._session_for(_runtime_thread_id(request.runtime), request.state)
+        turn = _user_turn(request.messages)
+        if turn is not None:
+            session.new_user_turn(turn[1], turn[0])
         kept = _ttsr_texts(request.state)
         fresh: list[str] = []
-        attempt = 0
         while True:
-            watch = _Watch(thread, may_interrupt=attempt < self.ttsr_retries)
-            prepared = _prepare(request, thread.session, [*kept, *fresh], _StreamWatcher(watch))
+            prepared = _prepare(request, session, [*kept, *fresh], StreamWatcher(Watch(session)))
             try:
                 response = handler(prepared)
-            except _Interrupt as stop:
+            except StreamInterrupt as stop:
                 fresh.append(stop.hit.text)
-                attempt += 1
                 continue
             return _respond(response, kept, fresh)
 
@@ -518,22 +256,18 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
     ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
         """Async twin of ``wrap_model_call``."""
-        thread = self._thread_for(_runtime_thread_id(request.runtime), request.state)
-        text = thread.new_turn(request.messages)
-        if text is not None:
-            thread.session.steer(text)
-            await thread.session.aturn_start()
+        session = self._session_for(_runtime_thread_id(request.runtime), request.state)
+        turn = _user_turn(request.messages)
+        if turn is not None:
+            await session.anew_user_turn(turn[1], turn[0])
         kept = _ttsr_texts(request.state)
         fresh: list[str] = []
-        attempt = 0
         while True:
-            watch = _Watch(thread, may_interrupt=attempt < self.ttsr_retries)
-            prepared = _prepare(request, thread.session, [*kept, *fresh], _AsyncStreamWatcher(watch))
+            prepared = _prepare(request, session, [*kept, *fresh], AsyncStreamWatcher(Watch(session)))
             try:
                 response = await handler(prepared)
-            except _Interrupt as stop:
+            except StreamInterrupt as stop:
                 fresh.append(stop.hit.text)
-                attempt += 1
                 continue
             return _respond(response, kept, fresh)
 
@@ -554,21 +288,14 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             The tool's ``ToolMessage`` or ``Command`` with notices appended, or an
             error ``ToolMessage`` when the call was refused.
         """
-        thread = self._thread_for(_tool_thread_id(request), request.state)
-        session = thread.session
+        session = self._session_for(_tool_thread_id(request), request.state)
         name, args, call_id = _call_parts(request)
-        refusal = session.check_tool(name, args)
+        refusal = session.before_tool_call(name, args, call_id=call_id)
         if refusal is not None:
             return _refused(name, call_id, refusal.message)
-        hit = session.watch("tool", "", tool=name, call_id=call_id, args=args)
-        if hit is not None and hit.interrupt:
-            return _refused(name, call_id, hit.text)
         result = handler(request)
-        injection = session.after_tool_call(name, args, _content_of(result, call_id))
-        notes = [injection.text if injection else "", *thread.take_reminders(call_id)]
-        if hit is not None:
-            notes.append(hit.text)
-        return _with_notes(result, call_id, notes)
+        injection = session.after_tool_call(name, args, _content_of(result, call_id), call_id=call_id)
+        return _with_notes(result, call_id, injection.text if injection else "")
 
     async def awrap_tool_call(
         self,
@@ -576,21 +303,16 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         handler: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]],
     ) -> ToolMessage | Command[Any]:
         """Async twin of ``wrap_tool_call``."""
-        thread = self._thread_for(_tool_thread_id(request), request.state)
-        session = thread.session
+        session = self._session_for(_tool_thread_id(request), request.state)
         name, args, call_id = _call_parts(request)
-        refusal = session.check_tool(name, args)
+        refusal = await session.abefore_tool_call(name, args, call_id=call_id)
         if refusal is not None:
             return _refused(name, call_id, refusal.message)
-        hit = await session.awatch("tool", "", tool=name, call_id=call_id, args=args)
-        if hit is not None and hit.interrupt:
-            return _refused(name, call_id, hit.text)
         result = await handler(request)
-        injection = await session.aafter_tool_call(name, args, _content_of(result, call_id))
-        notes = [injection.text if injection else "", *thread.take_reminders(call_id)]
-        if hit is not None:
-            notes.append(hit.text)
-        return _with_notes(result, call_id, notes)
+        injection = await session.aafter_tool_call(
+            name, args, _content_of(result, call_id), call_id=call_id
+        )
+        return _with_notes(result, call_id, injection.text if injection else "")
 
 
 # -- translation helpers -----------------------------------------------------------
@@ -615,6 +337,14 @@ def _tool_thread_id(request: ToolCallRequest) -> str | None:
     config = getattr(runtime, "config", None) or {}
     thread_id = (config.get("configurable") or {}).get("thread_id")
     return str(thread_id) if thread_id else None
+
+
+def _user_turn(messages: list[Any]) -> tuple[str, str] | None:
+    """``(turn id, text)`` when the last message is the user's (a new turn, if not seen before)."""
+    if not messages or not isinstance(messages[-1], HumanMessage):
+        return None
+    last = messages[-1]
+    return last.id or f"{len(messages)}:{last.text}", last.text
 
 
 def _ttsr_texts(state: Any) -> list[str]:
@@ -711,10 +441,9 @@ def _noted(message: ToolMessage, text: str) -> ToolMessage:
 
 
 def _with_notes(
-    result: ToolMessage | Command[Any], call_id: str | None, notes: list[str]
+    result: ToolMessage | Command[Any], call_id: str | None, text: str
 ) -> ToolMessage | Command[Any]:
-    """``result`` with the notes appended to the ``ToolMessage`` answering ``call_id``."""
-    text = "\n\n".join(note for note in notes if note)
+    """``result`` with ``text`` appended to the ``ToolMessage`` answering ``call_id``."""
     if not text:
         return result
     if isinstance(result, ToolMessage):

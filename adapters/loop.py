@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ruleweave.session import Injection, RuleSession
+from ruleweave.notices import Injection
+from ruleweave.session import RuleSession
 from ruleweave.touch import parse_args
 
 
@@ -72,23 +73,23 @@ class _WireLoop:
         raise NotImplementedError
 
     def refusals(self, assistant: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """Results refusing the calls steering forbids (run none of them)."""
+        """Results refusing the calls steering or a streamed rule forbids (run none of them)."""
         out = []
         for call in self.tool_calls(assistant):
-            refusal = self.session.check_tool(call.name, call.args)
+            refusal = self.session.before_tool_call(call.name, call.args, call_id=call.id or None)
             if refusal is not None:
                 out.append(self._refusal(call, refusal.message))
         return out
 
     def _injections(self, assistant: Mapping[str, Any]) -> dict[str, Injection | None]:
         return {
-            call.id: self.session.after_tool_call(call.name, call.args)
+            call.id: self.session.after_tool_call(call.name, call.args, call_id=call.id or None)
             for call in self.tool_calls(assistant)
         }
 
     async def _ainjections(self, assistant: Mapping[str, Any]) -> dict[str, Injection | None]:
         return {
-            call.id: await self.session.aafter_tool_call(call.name, call.args)
+            call.id: await self.session.aafter_tool_call(call.name, call.args, call_id=call.id or None)
             for call in self.tool_calls(assistant)
         }
 

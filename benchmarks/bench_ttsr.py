@@ -24,7 +24,7 @@ from ruleweave.buckets import assign
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery import discover
 from ruleweave.store import MemoryStore
-from ruleweave.ttsr import TtsrIndex
+from ruleweave.ttsr import TtsrIndex, TtsrWatcher
 
 STREAM_CHARS = 200_000
 DELTA = 20
@@ -115,7 +115,7 @@ def main() -> None:
         root = make_repo(Path(tmp))
         config = RuleweaveConfig(cwd=root, builtin_rules=False, max_rule_files=1000)
         buckets = assign(discover(config).rules)
-        index = TtsrIndex.build(buckets.ttsr, config)
+        index = TtsrIndex.from_compiled(buckets.ttsr_compiled, config)
         assert len(index.compiled) == CONDITIONS, len(index.compiled)
         stream = make_stream()
         deltas = [stream[i : i + DELTA] for i in range(0, len(stream), DELTA)]
@@ -127,7 +127,7 @@ def main() -> None:
         fired: list[str] = []
 
         def watcher_run() -> list[int]:
-            watcher = index.watcher(MemoryStore(), "bench")
+            watcher = TtsrWatcher(index, MemoryStore(), "bench")
             fired.clear()
 
             def step(delta: str) -> None:

@@ -7,85 +7,71 @@ Load once, open a session per conversation::
     ruleset = RuleSet.load(RuleweaveConfig(cwd="."))
     session = ruleset.session("thread-1")
     system = session.system_prompt()
-    notice = session.after_tool_call("read_file", {"path": "src/app.ts"})
+    notice = session.after_tool_call("read_file", {"path": "src/app.ts"}, call_id="call-1")
+
+``__all__`` is the contract: the entry points, the data they return, the
+stores and the errors. Everything else (``ruleweave.steering``,
+``ruleweave.replay``, ``ruleweave.discovery``, ``ruleweave.testing`` …) is
+imported from its module.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ruleweave.buckets import Buckets
 from ruleweave.config import RuleweaveConfig
-from ruleweave.discovery import Discovery, Provider, discover
+from ruleweave.discovery import Discovery
 from ruleweave.errors import (
+    ArgumentTypeError,
     ConfigError,
     MissingDependencyError,
+    ReplayError,
     RuleNotFound,
     RuleweaveError,
     SpecError,
     StoreError,
 )
 from ruleweave.lazy import lazy_exports
+from ruleweave.notices import Injection, InjectionItem
+from ruleweave.pool import SessionPool
+from ruleweave.prompt_parts import BudgetReport, PromptParts
+from ruleweave.rule_uri import RuleDocument
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule, SourceMeta
-from ruleweave.ruleset import BudgetReport, Match, PromptParts, RuleSet
-from ruleweave.session import Injection, InjectionItem, RuleDocument, RuleSession
-from ruleweave.store import MemoryStore, SessionStore
-from ruleweave.touch import Extractor, TouchExtractors
-from ruleweave.ttsr import TtsrHit, TtsrIndex, TtsrMatch, TtsrWatcher
+from ruleweave.ruleset import RuleSet
+from ruleweave.session import RuleSession
+from ruleweave.store import MemoryStore, SessionStore, open_store
+from ruleweave.ttsr import TtsrHit
+from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 
 if TYPE_CHECKING:
-    from ruleweave.replay import ReplayError, ReplayReport, replay
-    from ruleweave.steering import (
-        Decision,
-        ElicitRequest,
-        KeywordHeuristic,
-        Refusal,
-        SkillSpec,
-        SpecIssue,
-        SpecValidationError,
-        ToolPattern,
-        check_spec,
-        decide,
-        load_spec,
-        render_steering,
-        run_tests,
-    )
+    from ruleweave.steering import Decision, Refusal
+    from ruleweave.store import RedisStore, SQLiteStore
 
-# Steering and replay load on first use, so a hook process that needs neither
-# does not pay for their imports.
+# Steering and the SQLite/Redis stores load on first use, so a hook process
+# that needs none of them does not pay for their imports.
 _LAZY: dict[str, str] = {
-    **dict.fromkeys(("ReplayError", "ReplayReport", "replay"), "ruleweave.replay"),
-    **dict.fromkeys(
-        (
-            "Decision", "ElicitRequest", "KeywordHeuristic", "Refusal", "SkillSpec", "SpecIssue",
-            "SpecValidationError", "ToolPattern", "check_spec", "decide", "load_spec",
-            "render_steering", "run_tests",
-        ),
-        "ruleweave.steering",
-    ),
+    "Decision": "ruleweave.steering",
+    "Refusal": "ruleweave.steering",
+    "RedisStore": "ruleweave.store",
+    "SQLiteStore": "ruleweave.store",
 }
 
 __all__ = [
+    "ArgumentTypeError",
     "Bucket",
-    "Buckets",
     "BudgetReport",
     "ConfigError",
     "Decision",
     "Discovery",
     "DiscoveryWarning",
-    "ElicitRequest",
-    "Extractor",
     "Injection",
     "InjectionItem",
-    "KeywordHeuristic",
-    "Match",
     "MemoryStore",
     "MissingDependencyError",
     "PromptParts",
-    "Provider",
+    "RedisStore",
     "Refusal",
     "ReplayError",
-    "ReplayReport",
     "Rule",
     "RuleDocument",
     "RuleNotFound",
@@ -93,26 +79,16 @@ __all__ = [
     "RuleSet",
     "RuleweaveConfig",
     "RuleweaveError",
+    "SQLiteStore",
+    "SessionPool",
     "SessionStore",
-    "SkillSpec",
     "SourceMeta",
     "SpecError",
-    "SpecIssue",
-    "SpecValidationError",
     "StoreError",
-    "ToolPattern",
-    "TouchExtractors",
+    "TtsrAction",
     "TtsrHit",
-    "TtsrIndex",
-    "TtsrMatch",
-    "TtsrWatcher",
-    "check_spec",
-    "decide",
-    "discover",
-    "load_spec",
-    "render_steering",
-    "replay",
-    "run_tests",
+    "TtsrRoute",
+    "open_store",
 ]
 
 __getattr__ = lazy_exports(__name__, _LAZY)

@@ -9,19 +9,11 @@ description only → rulebook; nothing → manual (``rule://`` only).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule
-from ruleweave.ttsr.compile import check_rule
-
-TtsrCheck = Callable[[Rule], tuple[bool, list[str]]]
-"""Whether a rule can register as a streamed rule, and why parts of it cannot."""
-
-
-def default_ttsr_check(rule: Rule) -> tuple[bool, list[str]]:
-    """A rule is TTSR exactly when the TTSR watcher can register it (``ttsr.check_rule``)."""
-    return check_rule(rule)
+from ruleweave.ttsr.compile import CompiledRule, compile_rule
 
 
 def bucket_of(rule: Rule, is_ttsr: bool) -> Bucket:
@@ -46,6 +38,8 @@ class Buckets:
     Attributes:
         by_rule: The bucket of each rule name.
         warnings: Conditions that could not be compiled, naming the rule's file.
+        ttsr_compiled: The ``ttsr`` rules as the watcher runs them, compiled here once
+            (a rule is in that bucket exactly when it compiles).
     """
 
     ttsr: tuple[Rule, ...]
@@ -56,6 +50,7 @@ class Buckets:
     instructions: tuple[Rule, ...]
     by_rule: dict[str, Bucket]
     warnings: tuple[DiscoveryWarning, ...]
+    ttsr_compiled: tuple[CompiledRule, ...] = ()
 
     @property
     def domain(self) -> tuple[Rule, ...]:
@@ -63,12 +58,11 @@ class Buckets:
         return self.rulebook + tuple(r for r in self.scoped if r.description)
 
 
-def assign(rules: Iterable[Rule], ttsr_check: TtsrCheck = default_ttsr_check) -> Buckets:
-    """Assign every rule to its bucket.
+def assign(rules: Iterable[Rule]) -> Buckets:
+    """Assign every rule to its bucket, compiling each streamed rule once.
 
     Args:
         rules: Rules in precedence order.
-        ttsr_check: Decides whether a rule registers as TTSR.
 
     Returns:
         The buckets, with a warning for every condition that cannot compile.
@@ -76,10 +70,14 @@ def assign(rules: Iterable[Rule], ttsr_check: TtsrCheck = default_ttsr_check) ->
     groups: dict[Bucket, list[Rule]] = {bucket: [] for bucket in Bucket}
     by_rule: dict[str, Bucket] = {}
     warnings: list[DiscoveryWarning] = []
+    compiled: list[CompiledRule] = []
     for rule in rules:
         is_ttsr = False
         if rule.condition or rule.ast_condition:
-            is_ttsr, problems = ttsr_check(rule)
+            result, problems = compile_rule(rule)
+            if result is not None:
+                is_ttsr = True
+                compiled.append(result)
             for problem in problems:
                 warnings.append(
                     DiscoveryWarning(
@@ -99,4 +97,5 @@ def assign(rules: Iterable[Rule], ttsr_check: TtsrCheck = default_ttsr_check) ->
         instructions=tuple(groups[Bucket.INSTRUCTIONS]),
         by_rule=by_rule,
         warnings=tuple(warnings),
+        ttsr_compiled=tuple(compiled),
     )

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ruleweave.rules import InterruptMode
+from ruleweave.store.base import SessionStore
 
 SymlinkPolicy = Literal["within", "follow", "ignore"]
 """How discovery treats symbolic links: ``within`` follows a link only when its
@@ -75,6 +76,11 @@ class RuleweaveConfig(BaseModel):
         steering_tools: Per forbidden id, the tool patterns it forbids
             (``"playwright*"`` on tool names, ``"shell:curl"`` on shell programs);
             replaces the built-in mapping for that id.
+        store: Where sessions keep their state: a ``SessionStore`` or a URL
+            (``memory://``, ``sqlite:///path/state.db``, ``redis://host:port/0``);
+            default: one ``MemoryStore`` per loaded rule set.
+        ttsr_retries: How many times one turn's model calls may be retried after
+            streamed rules interrupt them; once spent, hits become reminders.
     """
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
@@ -104,6 +110,8 @@ class RuleweaveConfig(BaseModel):
     event_log: Path | None = None
     skillspec: Path | None = None
     steering_tools: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    store: SessionStore | str | None = None
+    ttsr_retries: int = Field(default=2, ge=0)
 
     @model_validator(mode="before")
     @classmethod
@@ -144,7 +152,7 @@ class RuleweaveConfig(BaseModel):
         """
         machine = {
             "cwd", "project_root", "home", "claude_config_dir", "ruleweave_home",
-            "event_log", "skillspec",
+            "event_log", "skillspec", "store",
         }
         options = self.model_dump(mode="json", exclude=machine)
         for key in ("disabled_providers", "disabled_rules"):

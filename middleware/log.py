@@ -1,6 +1,7 @@
 """Logging, in one place: the event log and the library's own loggers, through structlog.
 
-Events go to two sinks, both cheap when off:
+Events go to two sinks, both cheap when off (plus, in tests,
+``ruleweave.testing.capture_events()``; the schema is in ``events``):
 
 * the stdlib logger ``ruleweave.events`` at INFO, rendered by structlog —
   silent unless the application enables that logger (a library must not
@@ -63,6 +64,34 @@ class LibraryLogger:
 
 _events_log = LibraryLogger(EVENTS_LOGGER)
 
+# The lists of the ``capture_events()`` blocks now open. Like structlog's
+# ``capture_logs``, capturing is process-wide so that events from worker
+# threads are caught too; it is the only module-level state, and only tests use it.
+_captures: list[list[dict[str, Any]]] = []
+_captures_lock = threading.Lock()
+
+
+def start_capture() -> list[dict[str, Any]]:
+    """Begin collecting every event of every session in this process; returns the list they go to."""
+    captured: list[dict[str, Any]] = []
+    with _captures_lock:
+        _captures.append(captured)
+    return captured
+
+
+def stop_capture(captured: list[dict[str, Any]]) -> None:
+    """Stop collecting into ``captured``."""
+    with _captures_lock:
+        if any(c is captured for c in _captures):
+            _captures[:] = [c for c in _captures if c is not captured]
+
+
+def _deliver(event: str, fields: dict[str, Any]) -> None:
+    record = {"event": event, **fields}
+    with _captures_lock:
+        for captured in _captures:
+            captured.append(dict(record))
+
 
 class _LockedLineFile:
     """A text file opened for appending; one ``msg`` call writes one flushed line."""
@@ -109,10 +138,12 @@ class EventLog:
     @property
     def enabled(self) -> bool:
         """Whether any sink would record an event (lets callers skip building fields)."""
-        return self._json is not None or _events.isEnabledFor(logging.INFO)
+        return self._json is not None or bool(_captures) or _events.isEnabledFor(logging.INFO)
 
     def emit(self, event: str, **fields: Any) -> None:
         """Record one event; never raises (a no-op costing a level check when off)."""
+        if _captures:
+            _deliver(event, fields)
         if self._json is not None:
             try:
                 self._json.msg(event, ts=round(time.time(), 6), **fields)

@@ -47,7 +47,7 @@ def template(templates: Mapping[str, str], name: str) -> str:
     return templates.get(name, TEMPLATES[name])
 
 
-def one_line(text: str | None) -> str:
+def one_line_escaped(text: str | None) -> str:
     """Fold whitespace (newlines included) to single spaces and escape angle brackets."""
     if not text:
         return ""
@@ -98,7 +98,7 @@ def render_generic(rules: Sequence[Rule], templates: Mapping[str, str]) -> str:
 
 
 def _glob_suffix(rule: Rule) -> str:
-    return f" ({', '.join(one_line(g) for g in rule.globs)})" if rule.globs else ""
+    return f" ({', '.join(one_line_escaped(g) for g in rule.globs)})" if rule.globs else ""
 
 
 def render_domain(rules: Sequence[Rule], templates: Mapping[str, str], custom: bool = False) -> str:
@@ -109,19 +109,21 @@ def render_domain(rules: Sequence[Rule], templates: Mapping[str, str], custom: b
         entries = []
         for rule in rules:
             globs = "".join(
-                template(templates, "custom_glob").format(glob=one_line(g)) for g in rule.globs
+                template(templates, "custom_glob").format(glob=one_line_escaped(g)) for g in rule.globs
             )
             entries.append(
                 template(templates, "custom_rule").format(
-                    name=one_line(rule.name).replace('"', "&quot;"),
-                    description=one_line(rule.description),
+                    name=one_line_escaped(rule.name).replace('"', "&quot;"),
+                    description=one_line_escaped(rule.description),
                     globs=globs,
                 )
             )
         return template(templates, "custom_rules").format(rules="\n".join(entries))
     lines = "\n".join(
         template(templates, "domain_line").format(
-            name=one_line(rule.name), globs=_glob_suffix(rule), description=one_line(rule.description)
+            name=one_line_escaped(rule.name),
+            globs=_glob_suffix(rule),
+            description=one_line_escaped(rule.description),
         )
         for rule in rules
     )
@@ -131,7 +133,7 @@ def render_domain(rules: Sequence[Rule], templates: Mapping[str, str], custom: b
 
 def render_notice(name: str, body: str, templates: Mapping[str, str]) -> str:
     """One rule's tool-result notice: ``[rule: <name>]`` and its body (seed 001)."""
-    return template(templates, "notice").format(name=one_line(name), body=neutralise(body))
+    return template(templates, "notice").format(name=one_line_escaped(name), body=neutralise(body))
 
 
 def render_instructions_notice(path: str, body: str, templates: Mapping[str, str]) -> str:
@@ -142,3 +144,4 @@ def render_instructions_notice(path: str, body: str, templates: Mapping[str, str
 def join_blocks(blocks: Iterable[str]) -> str:
     """Non-empty blocks joined by blank lines."""
     return "\n\n".join(block for block in blocks if block)
+

@@ -22,16 +22,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from ruleweave.config import RuleweaveConfig
-from ruleweave.errors import RuleweaveError
+from ruleweave.errors import ReplayError
 from ruleweave.reading import read_text
 from ruleweave.ruleset import RuleSet
 from ruleweave.store import MemoryStore
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
-
-
-class ReplayError(RuleweaveError):
-    """The log cannot be read or holds no ruleweave session."""
 
 
 @dataclass(frozen=True, slots=True)

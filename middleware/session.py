@@ -1,137 +1,55 @@
 """``RuleSession``: the one object an adapter talks to.
 
-A session reads its ``RuleSet`` (shared, immutable) and keeps everything
-per conversation in its ``SessionStore``: which notices were injected
-(claimed atomically, so parallel tool calls inject a rule once), TTSR
-repeat counters and the turn. Matching and rendering exist once; the
+A session reads its rule set (shared, immutable) and keeps everything per
+conversation in its ``SessionStore``, so another process with the same
+session id and store continues where this one stopped: which notices were
+injected and with which tool call (claimed atomically, so parallel tool
+calls inject a rule once), TTSR repeat counters, retries and the turn, and
+the current steering decision. Matching and rendering exist once; the
 ``a``-prefixed methods are thin drivers over the same core that await the
 store.
+
+A store that fails mid-session (Redis restarted, disk full) never raises
+into the agent: the call goes on as if nothing applied, a ``store_error``
+event records the cause, and the next call tries the store again.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from ruleweave.errors import RuleNotFound
+from ruleweave.notices import Injection, Match
 from ruleweave.paths import display
-from ruleweave.rules import Bucket, Rule
-from ruleweave.store import SessionStore
-from ruleweave.touch import parse_args, written_text
-from ruleweave.ttsr import Source, TtsrHit
+from ruleweave.prompt_parts import PromptParts
+from ruleweave.rule_uri import RuleDocument, document, rule_name
+from ruleweave.session_streams import SessionStreams
+from ruleweave.steering.current import DECISION_KEY
+from ruleweave.store import LedgerEntries
+from ruleweave.touch import parse_args
+from ruleweave.ttsr import TtsrHit
+from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 
 if TYPE_CHECKING:
-    from ruleweave.ruleset import Match, PromptParts, RuleSet
     from ruleweave.steering import Decision, Refusal
     from ruleweave.steering.evaluate import ExtensionPredicate
     from ruleweave.steering.facts import Heuristic
 
-RULE_SCHEME = "rule://"
 
-
-@dataclass(frozen=True, slots=True)
-class InjectionItem:
-    """One rule or instruction file in a notice.
-
-    Attributes:
-        kind: ``rule`` or ``instructions``.
-        name: The rule's name, or the instruction file's path relative to the project.
-        path: The file the notice came from.
-        trigger: The touched path (relative to the project when inside it).
-        glob: The glob that matched (rules only).
-    """
-
-    kind: Literal["rule", "instructions"]
-    name: str
-    path: str
-    trigger: str
-    glob: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Injection:
-    """What to append to a tool result.
-
-    Attributes:
-        text: The notice text.
-        items: Each rule or instruction file it carries, with what triggered it.
-    """
-
-    text: str
-    items: tuple[InjectionItem, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RuleDocument:
-    """A rule as ``rule://name`` returns it.
-
-    Attributes:
-        name: The rule's name.
-        uri: ``rule://<name>``.
-        content: Its full text.
-        description: Its description, if any.
-        globs: Its globs.
-        bucket: The bucket it is in.
-        path: The file it came from.
-        provider: Its provider.
-    """
-
-    name: str
-    uri: str
-    content: str
-    description: str | None
-    globs: tuple[str, ...]
-    bucket: Bucket
-    path: str
-    provider: str
-
-
-class RuleSession:
-    """Rules woven into one agent session. Get one from ``RuleSet.session(...)``.
+class RuleSession(SessionStreams):
+    """Rules woven into one agent session. Get one from ``RuleSet.session(...)`` or a ``SessionPool``.
 
     Args:
         ruleset: The shared rule set.
         session_id: The conversation's id.
         store: Per-session state.
         context: Extra fields for the ``session_start`` event.
+        ttsr_retries: Retries per turn after streamed-rule interrupts
+            (default ``config.ttsr_retries``).
+
+    Raises:
+        ArgumentTypeError: ``session_id`` is not a non-empty string.
     """
-
-    def __init__(
-        self,
-        ruleset: RuleSet,
-        session_id: str,
-        store: SessionStore,
-        context: dict[str, Any] | None = None,
-    ) -> None:
-        self.ruleset = ruleset
-        self.session_id = session_id
-        self.store = store
-        self._steering = ""
-        self._decision: Decision | None = None
-        self._watcher = ruleset.ttsr.watcher(store, session_id)
-        # Stream buffers are shared by every stream of the session; parallel tool
-        # calls may feed them from several threads.
-        self._watch_lock = threading.Lock()
-        self._cwd = str(ruleset.config.cwd)
-        parts = ruleset.prompt_parts()
-        self._emit(
-            "session_start",
-            cwd=str(ruleset.config.cwd),
-            project_root=str(ruleset.config.root),
-            prompt_sha256=parts.sha256,
-            prompt_bytes=len(parts.text.encode("utf-8")),
-            instructions_bytes=len(parts.instructions.encode("utf-8")),
-            generic_rules=list(parts.generic_rules),
-            domain_rules=list(parts.domain_rules),
-            budget_cut=[list(cut) for cut in parts.budget.cut],
-            options=ruleset.config.replayable_options(),
-            **(context or {}),
-        )
-
-    def _emit(self, event: str, **fields: Any) -> None:
-        self.ruleset.events.emit(event, session=self.session_id, **fields)
 
     # -- prompt -----------------------------------------------------------
 
@@ -145,7 +63,8 @@ class RuleSession:
         Returns:
             ``PromptParts``; byte-identical for the same files.
         """
-        parts = self.ruleset.prompt_parts(custom_system_prompt, steering=self._steering)
+        self._current_decision()
+        parts = self.ruleset.prompt_parts(custom_system_prompt, steering=self._steering.block())
         self._emit("prompt", prompt_sha256=parts.sha256, prompt_bytes=len(parts.text.encode()))
         return parts
 
@@ -155,16 +74,62 @@ class RuleSession:
 
     # -- after a tool call ------------------------------------------------
 
-    def _prepare(self, tool: str, args: Any) -> tuple[Mapping[str, Any], list[str], list[Match]]:
-        # Decode a JSON string once: paths, written text and the event all read the mapping.
-        mapping = parse_args(args)
-        paths = self.ruleset.extractors.path_strings(tool, mapping, self._cwd)
-        if not paths:
-            return mapping, paths, []
-        return mapping, paths, self.ruleset.matches_for(paths, written_text(mapping))
+    def after_tool_call(
+        self, name: str, args: Any, result: Any = None, *, call_id: str | None = None
+    ) -> Injection | None:
+        """The notice to append to a tool's result, if the call touched rule-covered files.
+
+        Each scoped rule and nested instruction file is injected at most once per
+        session (until ``compacted()`` or ``forget_calls``), atomically across
+        parallel calls and processes sharing the store. Streamed-rule reminders
+        waiting for this call's result (or for any next result) come last.
+
+        Args:
+            name: The tool's name.
+            args: Its arguments (a mapping, or a JSON object string).
+            result: The tool's result (unused by the default extractors; kept for
+                adapters and custom extractors).
+            call_id: The tool call's id: the ledger records which notices went with it
+                (``notices_for``, ``forget_calls``).
+
+        Returns:
+            The ``Injection``, or ``None`` when nothing new applies.
+        """
+        found = self.ruleset.notices.for_call(name, args)
+        won: list[Match] = []
+        if found.matches:
+            keys, records = _claims(found.matches, call_id)
+            flags = self._safely(
+                "claim",
+                lambda: self.store.claim_many(self.session_id, keys, call_id=call_id, records=records),
+                [False] * len(keys),
+            )
+            won = [m for m, flag in zip(found.matches, flags, strict=True) if flag]
+        return self._finish(name, found.args, found.paths, won, self._take_reminders(call_id))
+
+    async def aafter_tool_call(
+        self, name: str, args: Any, result: Any = None, *, call_id: str | None = None
+    ) -> Injection | None:
+        """Async twin of ``after_tool_call`` (awaits the store)."""
+        found = self.ruleset.notices.for_call(name, args)
+        won: list[Match] = []
+        if found.matches:
+            keys, records = _claims(found.matches, call_id)
+            flags = await self._asafely(
+                "claim",
+                lambda: self.store.aclaim_many(self.session_id, keys, call_id=call_id, records=records),
+                [False] * len(keys),
+            )
+            won = [m for m, flag in zip(found.matches, flags, strict=True) if flag]
+        return self._finish(name, found.args, found.paths, won, self._take_reminders(call_id))
 
     def _finish(
-        self, tool: str, args: Mapping[str, Any], paths: Sequence[str], won: Sequence[Match]
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        paths: Sequence[str],
+        won: Sequence[Match],
+        reminders: Sequence[TtsrHit] = (),
     ) -> Injection | None:
         events = self.ruleset.events
         if events.enabled:
@@ -176,12 +141,9 @@ class RuleSession:
                 paths=[display(p, root) for p in paths],
                 injected=[m.name for m in won],
             )
-        if not won:
+        injection = self.ruleset.notices.injection(won, reminders)
+        if injection is None:
             return None
-        injection = Injection(
-            text=self.ruleset.render_matches(won),
-            items=tuple(InjectionItem(m.kind, m.name, m.path, m.trigger, m.glob) for m in won),
-        )
         self._emit(
             "injection",
             tool=tool,
@@ -192,115 +154,108 @@ class RuleSession:
         )
         return injection
 
-    def after_tool_call(self, name: str, args: Any, result: Any = None) -> Injection | None:
-        """The notice to append to a tool's result, if the call touched rule-covered files.
-
-        Each scoped rule and nested instruction file is injected at most once per
-        session (until ``compacted()``), atomically across parallel calls.
+    def notices_for(self, call_id: str) -> Injection | None:
+        """The notices the ledger says went with ``call_id`` (to re-apply them to a rebuilt request).
 
         Args:
-            name: The tool's name.
-            args: Its arguments (a mapping, or a JSON object string).
-            result: The tool's result (unused by the default extractors; kept for
-                adapters and custom extractors).
+            call_id: The tool call's id, as given to ``after_tool_call``.
 
         Returns:
-            The ``Injection``, or ``None`` when nothing new applies.
+            The ``Injection`` as this rule set renders those notices now, or ``None``.
         """
-        mapping, paths, matches = self._prepare(name, args)
-        won = [m for m in matches if self.store.claim(self.session_id, m.key)]
-        return self._finish(name, mapping, paths, won)
+        empty: LedgerEntries = {}
+        entries = self._safely("ledger", lambda: self.store.ledger(self.session_id, [call_id]), empty)
+        return self.ruleset.notices.injection(self._from_records(entries.get(call_id, [])))
 
-    async def aafter_tool_call(self, name: str, args: Any, result: Any = None) -> Injection | None:
-        """Async twin of ``after_tool_call`` (awaits the store)."""
-        mapping, paths, matches = self._prepare(name, args)
-        won = [m for m in matches if await self.store.aclaim(self.session_id, m.key)]
-        return self._finish(name, mapping, paths, won)
+    async def anotices_for(self, call_id: str) -> Injection | None:
+        """Async twin of ``notices_for``."""
+        empty: LedgerEntries = {}
+        entries = await self._asafely("ledger", lambda: self.store.aledger(self.session_id, [call_id]), empty)
+        return self.ruleset.notices.injection(self._from_records(entries.get(call_id, [])))
+
+    def _from_records(self, pairs: Sequence[tuple[str, str]]) -> list[Match]:
+        matches = (self.ruleset.notices.from_record(record) for _, record in pairs)
+        return [m for m in matches if m is not None]
+
+    def forget_calls(self, call_ids: Sequence[str]) -> tuple[str, ...]:
+        """Re-arm exactly the notices these tool calls carried (their results left the history).
+
+        Call it when history is summarised, trimmed or forked: each rule those
+        calls carried comes back the next time a tool call needs it, and no other.
+
+        Args:
+            call_ids: The ids of the tool calls whose results were dropped.
+
+        Returns:
+            The store keys re-armed.
+        """
+        empty: LedgerEntries = {}
+        dropped = self._safely(
+            "forget_calls", lambda: self.store.forget_calls(self.session_id, list(call_ids)), empty
+        )
+        return self._forgot(call_ids, dropped)
+
+    async def aforget_calls(self, call_ids: Sequence[str]) -> tuple[str, ...]:
+        """Async twin of ``forget_calls``."""
+        empty: LedgerEntries = {}
+        dropped = await self._asafely(
+            "forget_calls", lambda: self.store.aforget_calls(self.session_id, list(call_ids)), empty
+        )
+        return self._forgot(call_ids, dropped)
+
+    def _forgot(self, call_ids: Sequence[str], dropped: LedgerEntries) -> tuple[str, ...]:
+        keys = tuple(key for pairs in dropped.values() for key, _ in pairs)
+        self._emit("forget_calls", call_ids=list(call_ids), rearmed=list(keys))
+        return keys
 
     def compacted(self) -> None:
-        """Re-arm every notice: call when the conversation history was summarised."""
-        self.store.release(self.session_id, "inject:")
+        """Re-arm every notice: call when the whole conversation history was summarised."""
+        self._safely("release", lambda: self.store.release(self.session_id, "inject:"), None)
         self._emit("compacted")
 
     async def acompacted(self) -> None:
         """Async twin of ``compacted``."""
-        await self.store.arelease(self.session_id, "inject:")
+        await self._asafely("release", lambda: self.store.arelease(self.session_id, "inject:"), None)
         self._emit("compacted")
 
-    # -- streamed rules (TTSR) ------------------------------------------------
+    def new_user_turn(self, text: str, turn_id: str, facts: Mapping[str, bool] | None = None) -> bool:
+        """Start a user turn once, however many processes or model calls see it.
 
-    def watch(
-        self,
-        source: Source,
-        delta: str,
-        *,
-        tool: str | None = None,
-        call_id: str | None = None,
-        args: Any = None,
-    ) -> TtsrHit | None:
-        """Feed one streamed delta to the session's streamed rules.
+        Claims ``turn:<turn_id>`` in the store; the one caller that wins steers with
+        ``text`` and starts a TTSR turn.
 
         Args:
-            source: ``text``, ``thinking`` or ``tool``.
-            delta: The new characters (for tools, the streamed argument text).
-            tool: The tool's name (tool streams).
-            call_id: The tool call's id, keying its buffer.
-            args: The call's arguments so far (for path gates and AST conditions).
+            text: What the user said.
+            turn_id: A stable id of the user message (its message id).
+            facts: Task facts for steering.
 
         Returns:
-            A ``TtsrHit`` when rules fire (``interrupt`` says whether to abort and
-            retry with ``text`` injected, or to append ``text`` to the tool result),
-            else ``None``. Only hits are logged, as ``ttsr`` events.
+            Whether this call started the turn.
         """
-        with self._watch_lock:
-            hit = self._watcher.watch(source, delta, tool=tool, call_id=call_id, args=args)
-        if hit is not None:
-            self._log_hit(hit)
-        return hit
+        won = self._safely("claim", lambda: self.store.claim(self.session_id, f"turn:{turn_id}"), False)
+        if won:
+            self.steer(text, facts)
+            self.turn_start()
+        return won
 
-    async def awatch(
-        self,
-        source: Source,
-        delta: str,
-        *,
-        tool: str | None = None,
-        call_id: str | None = None,
-        args: Any = None,
-    ) -> TtsrHit | None:
-        """Async twin of ``watch``."""
-        hit = await self._watcher.awatch(source, delta, tool=tool, call_id=call_id, args=args)
-        if hit is not None:
-            self._log_hit(hit)
-        return hit
-
-    def _log_hit(self, hit: TtsrHit) -> None:
-        self._emit(
-            "ttsr",
-            source=hit.source,
-            tool=hit.tool,
-            call_id=hit.call_id,
-            interrupt=hit.interrupt,
-            rules=[rule.name for rule in hit.rules],
-            offset=hit.offset,
+    async def anew_user_turn(
+        self, text: str, turn_id: str, facts: Mapping[str, bool] | None = None
+    ) -> bool:
+        """Async twin of ``new_user_turn``."""
+        won = await self._asafely(
+            "claim", lambda: self.store.aclaim(self.session_id, f"turn:{turn_id}"), False
         )
-
-    def turn_start(self) -> None:
-        """A new model turn: clear stream buffers and advance the TTSR turn counter."""
-        with self._watch_lock:
-            self._watcher.turn_start()
-        self._emit("turn_start")
-
-    async def aturn_start(self) -> None:
-        """Async twin of ``turn_start``."""
-        await self._watcher.aturn_start()
-        self._emit("turn_start")
+        if won:
+            await self.asteer(text, facts)
+            await self.aturn_start()
+        return won
 
     # -- steering -----------------------------------------------------------
 
     @property
     def decision(self) -> Decision | None:
         """The current turn's steering decision (``None`` before ``steer`` or without a spec)."""
-        return self._decision
+        return self._current_decision()
 
     def steer(
         self,
@@ -311,6 +266,9 @@ class RuleSession:
         heuristics: Mapping[str, Heuristic] | None = None,
     ) -> Decision | None:
         """Decide this user turn with the SkillSpec; its ``<steering>`` block joins the prompt.
+
+        The decision is kept in the store, so ``check_tool`` in another process
+        sharing the session refuses what this one forbade.
 
         Args:
             user_text: What the user asked.
@@ -324,23 +282,55 @@ class RuleSession:
         Raises:
             ConfigError: A fact, heuristic or predicate name the spec does not know.
         """
-        spec = self.ruleset.steering.spec
-        if spec is None:
-            return None
-        from ruleweave.steering import decide, render_steering
-
-        decision = decide(spec, user_text, facts, predicates=predicates, heuristics=heuristics)
-        self._decision = decision
-        self._steering = render_steering(decision)
-        self._emit(
-            "steering",
-            route=decision.route,
-            route_order=list(decision.route_order),
-            forbid=list(decision.forbid),
-            elicit=[e.id for e in decision.elicit],
-            matched_rules=list(decision.matched_rules),
-        )
+        decision = self._steer(user_text, facts, predicates, heuristics)
+        saved = self._steering.json
+        if decision is not None and saved is not None:
+            self._safely("put", lambda: self.store.put(self.session_id, DECISION_KEY, saved), None)
         return decision
+
+    async def asteer(
+        self,
+        user_text: str,
+        facts: Mapping[str, bool] | None = None,
+        *,
+        predicates: Mapping[str, ExtensionPredicate] | None = None,
+        heuristics: Mapping[str, Heuristic] | None = None,
+    ) -> Decision | None:
+        """Async twin of ``steer``."""
+        decision = self._steer(user_text, facts, predicates, heuristics)
+        saved = self._steering.json
+        if decision is not None and saved is not None:
+            await self._asafely("put", lambda: self.store.aput(self.session_id, DECISION_KEY, saved), None)
+        return decision
+
+    def _steer(
+        self,
+        user_text: str,
+        facts: Mapping[str, bool] | None,
+        predicates: Mapping[str, ExtensionPredicate] | None,
+        heuristics: Mapping[str, Heuristic] | None,
+    ) -> Decision | None:
+        decision = self._steering.decide(user_text, facts, predicates, heuristics)
+        if decision is not None:
+            self._emit(
+                "steering",
+                route=decision.route,
+                route_order=list(decision.route_order),
+                forbid=list(decision.forbid),
+                elicit=[e.id for e in decision.elicit],
+                matched_rules=list(decision.matched_rules),
+            )
+        return decision
+
+    def _current_decision(self) -> Decision | None:
+        """The session's decision as the store has it (another worker may have steered since)."""
+        current = self._steering
+        if not current.active:
+            return None
+        raw = self._safely("get", lambda: self.store.get(self.session_id, DECISION_KEY), None)
+        if not current.load(raw):
+            self._emit("store_error", operation="get", error="unreadable steering decision")
+        return current.decision
 
     def check_tool(self, name: str, args: Any) -> Refusal | None:
         """Refuse a tool call the current decision forbids, before it runs.
@@ -352,13 +342,7 @@ class RuleSession:
         Returns:
             The ``Refusal`` (its ``message`` names the rule and reason), or ``None``.
         """
-        refusal: Refusal | None = None
-        if self._decision is not None:
-            from ruleweave.steering import check_tool
-
-            refusal = check_tool(
-                self._decision, name, parse_args(args), tool_map=self.ruleset.steering.tool_map
-            )
+        refusal = self._steering.check(name, parse_args(args)) if self._current_decision() else None
         self._emit(
             "tool_check",
             tool=name,
@@ -367,6 +351,37 @@ class RuleSession:
             forbidden=refusal.forbidden if refusal else None,
         )
         return refusal
+
+    def before_tool_call(self, name: str, args: Any, *, call_id: str | None = None) -> Refusal | None:
+        """Everything to check before a complete tool call runs: steering, then streamed rules.
+
+        An interrupting streamed rule that matches the whole call refuses it (the
+        model writes it again); a non-interrupting one becomes a reminder on the
+        call's result.
+
+        Args:
+            name: The tool's name.
+            args: Its complete arguments.
+            call_id: The tool call's id.
+
+        Returns:
+            The ``Refusal`` to answer the call with, or ``None`` to run it.
+        """
+        refusal = self.check_tool(name, args)
+        if refusal is not None:
+            return refusal
+        hit = self.watch("tool", "", tool=name, call_id=call_id, args=args)
+        return None if hit is None else _ttsr_refusal(name, self.route(hit, complete_call=True))
+
+    async def abefore_tool_call(
+        self, name: str, args: Any, *, call_id: str | None = None
+    ) -> Refusal | None:
+        """Async twin of ``before_tool_call``."""
+        refusal = self.check_tool(name, args)
+        if refusal is not None:
+            return refusal
+        hit = await self.awatch("tool", "", tool=name, call_id=call_id, args=args)
+        return None if hit is None else _ttsr_refusal(name, await self.aroute(hit, complete_call=True))
 
     # -- rule:// ----------------------------------------------------------
 
@@ -382,36 +397,30 @@ class RuleSession:
         Raises:
             RuleNotFound: The name is empty or names no rule; the message lists
                 the available names.
+            ArgumentTypeError: ``uri`` is not a string.
         """
-        name = uri[len(RULE_SCHEME) :] if uri.startswith(RULE_SCHEME) else uri
-        name = name.strip()
-        available = tuple(self.ruleset.resolvable)
-        listing = ", ".join(available) if available else "(none)"
-        rule: Rule | None = self.ruleset.resolvable.get(name) if name else None
-        self._emit("resolve", name=name, found=rule is not None)
-        if not name:
-            raise RuleNotFound(
-                f"rule:// needs a rule name; available rules: {listing}.",
-                name=name,
-                available=available,
-            )
-        if rule is None:
-            raise RuleNotFound(
-                f"No rule named {name!r}; available rules: {listing}.",
-                name=name,
-                available=available,
-            )
-        bucket = self.ruleset.bucket_of(rule.name) or Bucket.MANUAL
-        return RuleDocument(
-            name=rule.name,
-            uri=RULE_SCHEME + rule.name,
-            content=rule.content,
-            description=rule.description,
-            globs=rule.globs,
-            bucket=bucket,
-            path=rule.path,
-            provider=rule.source.provider,
-        )
+        name = rule_name(uri)
+        rules = self.ruleset.resolvable
+        self._emit("resolve", name=name, found=bool(name) and name in rules)
+        return document(name, rules, self.ruleset.bucket_of)
+
+
+def _claims(matches: Sequence[Match], call_id: str | None) -> tuple[list[str], list[str]]:
+    """Store keys of ``matches`` and, when the call has an id, their ledger records."""
+    keys = [m.key for m in matches]
+    return keys, ([m.record for m in matches] if call_id is not None else [])
+
+
+def _ttsr_refusal(tool: str, decided: TtsrRoute) -> Refusal | None:
+    if decided.action is not TtsrAction.REFUSE:
+        return None
+    from ruleweave.steering.enforce import Refusal
+
+    names = ", ".join(rule.name for rule in decided.hit.rules)
+    return Refusal(
+        rule=names, reason="streamed rule", forbidden="ttsr", tool=tool, matched=f"tool {tool}",
+        message=decided.text,
+    )
 
 
 _MAX_LOGGED_CHARS = 4096
@@ -423,3 +432,4 @@ def _loggable(mapping: Mapping[str, Any]) -> dict[str, Any]:
         str(key): value[:_MAX_LOGGED_CHARS] if isinstance(value, str) else value
         for key, value in mapping.items()
     }
+

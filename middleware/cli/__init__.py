@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from ruleweave.cli.common import UsageError
+from ruleweave.errors import ConfigError, StoreError
 
 COMMANDS: tuple[str, ...] = ("scan", "prompt", "explain", "read", "spec", "ttsr", "replay")
 """Subcommand modules under ``ruleweave.cli``, in help order."""
@@ -49,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         return int(args.func(args))
-    except UsageError as exc:
+    except (UsageError, StoreError, ConfigError) as exc:
         print(f"ruleweave: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

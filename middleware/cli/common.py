@@ -30,6 +30,15 @@ def add_cwd(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_store(parser: argparse.ArgumentParser) -> None:
+    """Add ``--store URL`` (for commands that open a session)."""
+    parser.add_argument(
+        "--store", metavar="URL",
+        help="where session state lives: memory://, sqlite:///path/state.db or redis://host:port/0 "
+        "(default: memory://)",
+    )
+
+
 def add_json(parser: argparse.ArgumentParser) -> None:
     """Add ``--json``."""
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
@@ -50,6 +59,9 @@ def config_from(args: argparse.Namespace, **overrides: Any) -> RuleweaveConfig:
         if not root_path.is_dir():
             raise UsageError(f"--root {root} is not a directory.")
         overrides.setdefault("project_root", root_path.resolve())
+    store = getattr(args, "store", None)
+    if store is not None:
+        overrides.setdefault("store", store)
     return RuleweaveConfig(cwd=cwd.resolve(), **overrides)
 
 

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     report: list[dict[str, Any]] = []
     for raw in args.paths:
         path = Path(os.path.normpath(config.cwd / raw))
-        matches = ruleset.matches_for([path])
+        matches = ruleset.notices.for_paths([path])
         report.append(
             {
                 "path": display(path, config.root),

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ruleweave.cli.common import add_cwd, add_json, config_from, print_json
+from ruleweave.cli.common import add_cwd, add_json, add_store, config_from, print_json
 from ruleweave.errors import RuleNotFound
 from ruleweave.ruleset import RuleSet
 
@@ -18,13 +18,15 @@ def register(subparsers: Any) -> None:
     )
     add_cwd(parser)
     add_json(parser)
+    add_store(parser)
+    parser.add_argument("--session", default="cli-read", metavar="ID", help="the session id to read in")
     parser.add_argument("uri", metavar="rule://NAME")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the rule; exit 1 with the available names when there is none."""
-    session = RuleSet.load(config_from(args)).session("cli-read")
+    session = RuleSet.load(config_from(args)).session(args.session)
     try:
         doc = session.resolve(args.uri)
     except RuleNotFound as exc:

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ruleweave.cli.common import UsageError, add_json, print_json
-from ruleweave.replay import ReplayError, replay
+from ruleweave.errors import ReplayError
+from ruleweave.replay import replay
 
 
 def register(subparsers: Any) -> None:

@@ -22,14 +22,14 @@ from ruleweave.cli.common import (
     UsageError,
     add_cwd,
     add_json,
+    add_store,
     config_from,
     print_json,
     print_warnings,
     read_input,
 )
 from ruleweave.ruleset import RuleSet
-from ruleweave.store import MemoryStore
-from ruleweave.ttsr import TtsrHit, TtsrIndex
+from ruleweave.ttsr import TtsrHit, TtsrIndex, TtsrWatcher
 from ruleweave.ttsr.render import rule_path
 from ruleweave.ttsr.scope import SOURCES, Source
 
@@ -66,8 +66,13 @@ def register(subparsers: Any) -> None:
     check.add_argument("--format", choices=("auto", "text", "jsonl"), default="auto",
                        help="how to read FILE (default: JSON lines if it looks like them)")
     check.add_argument("--show-text", action="store_true", help="print each hit's injection text")
+    check.add_argument(
+        "--session", default="ruleweave-ttsr-check", metavar="ID",
+        help="the session whose repeat state applies (with --store: an agent's real session)",
+    )
     add_cwd(check)
     add_json(check)
+    add_store(check)
     check.set_defaults(func=run)
 
 
@@ -141,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
              else _text_steps(text, args.chunk, args.source, args.tool))
     ruleset = RuleSet.load(config)
     index = ruleset.ttsr
-    watcher = index.watcher(MemoryStore(), "ruleweave-ttsr-check")
+    watcher = TtsrWatcher(index, ruleset.store, args.session)
     hits: list[dict[str, Any]] = []
     deltas = 0
     for step in steps:

@@ -8,8 +8,8 @@ all fields through the shared markdown mapping.
 from __future__ import annotations
 
 from ruleweave.discovery.context import DiscoveryContext
-from ruleweave.discovery.markdown import load_dir
 from ruleweave.discovery.provider import Provider
+from ruleweave.discovery.rule_file import load_dir
 from ruleweave.rules import Rule
 
 ID, PRIORITY = "agents", 70

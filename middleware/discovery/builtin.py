@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ruleweave.discovery.context import DiscoveryContext
-from ruleweave.discovery.markdown import load_markdown_rule
 from ruleweave.discovery.provider import Provider
+from ruleweave.discovery.rule_file import load_markdown_rule
 from ruleweave.rules import Rule
 
 ID, PRIORITY = "builtin", 1

@@ -12,8 +12,8 @@ from typing import Any
 
 from ruleweave import frontmatter as fm
 from ruleweave.discovery.context import DiscoveryContext
-from ruleweave.discovery.markdown import load_dir, load_file, standard_fields
 from ruleweave.discovery.provider import Provider
+from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
 from ruleweave.paths import walk_up
 from ruleweave.rules import Rule
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from ruleweave import frontmatter as fm
 from ruleweave.discovery.context import DiscoveryContext
-from ruleweave.discovery.markdown import load_dir, standard_fields
 from ruleweave.discovery.provider import Provider
+from ruleweave.discovery.rule_file import load_dir, standard_fields
 from ruleweave.rules import Rule
 
 ID, PRIORITY = "continue", 30

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ruleweave.discovery.context import DiscoveryContext
-from ruleweave.discovery.markdown import load_dir, load_file, standard_fields
 from ruleweave.discovery.provider import Provider
+from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
 from ruleweave.rules import Level, Rule
 
 ID, PRIORITY = "native", 100

@@ -11,7 +11,7 @@ from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.budget import SEPARATOR, Part, fit
 from ruleweave.instructions.imports import Expander
-from ruleweave.instructions.markdown import normalise_text, one_line
+from ruleweave.instructions.markdown import normalise_text, one_line_folded
 from ruleweave.instructions.model import (
     BudgetCut,
     InstructionBlob,
@@ -60,7 +60,7 @@ def build_instructions(
         tier: Level = "user" if rule.source.level == "user" else "project"
         body = expander.body(path, os.path.realpath(path), normalise_text(rule.content), tier)
         if body:
-            parts.append(Part(f"[rule: {one_line(rule.name)}]", body.encode("utf-8"),
+            parts.append(Part(f"[rule: {one_line_folded(rule.name)}]", body.encode("utf-8"),
                                expander.display(path, tier), str(path), "rule"))
 
     limit = config.instructions_max_bytes

@@ -20,7 +20,7 @@ from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.markdown import (
     import_tokens,
     normalise_text,
-    one_line,
+    one_line_folded,
     path_like,
     strip_comments,
 )
@@ -44,7 +44,7 @@ class Expander:
 
     def display(self, path: Path, level: Level) -> str:
         """``path`` relative to the project root, ``~/…`` under home, else absolute."""
-        return one_line(display(normalise(path), self.root, self.home, home_first=level == "user"))
+        return one_line_folded(display(normalise(path), self.root, self.home, home_first=level == "user"))
 
     def claim(self, real: str, text: str) -> bool:
         """Record a file as included; False when it (or identical text) already was."""

@@ -143,6 +143,6 @@ def normalise_text(text: str) -> str:
     return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def one_line(text: str) -> str:
+def one_line_folded(text: str) -> str:
     """``text`` on one line, whitespace runs folded to one space."""
     return " ".join(text.split())

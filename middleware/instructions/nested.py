@@ -11,11 +11,15 @@ from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.budget import cut_to_share
 from ruleweave.instructions.imports import Expander
 from ruleweave.instructions.model import InstructionBlob, NestedFile
+from ruleweave.lru import LruCache
 from ruleweave.paths import is_within, normalise, walk_down
 from ruleweave.rules import DiscoveryWarning
 
-_MAX_CACHED_PARENTS = 65536
-"""Touched directories whose answer is remembered (bounds the cache on invented paths)."""
+CACHED_PARENTS = 16_384
+"""Touched files' directories whose answer is remembered (least recently used forgotten)."""
+
+CACHED_DIRECTORIES = 4_096
+"""Directories whose processed instruction files are remembered (least recently used forgotten)."""
 
 
 class NestedInstructions:
@@ -23,7 +27,9 @@ class NestedInstructions:
 
     Created once per ``RuleSet`` and shared by its sessions: each directory is
     looked up once and its processed files cached, so a repeated touch costs
-    no I/O. Concurrent lookups of one directory may both compute it; the first
+    no I/O. Both caches are bounded (``CACHED_PARENTS``,
+    ``CACHED_DIRECTORIES``), so invented paths cannot grow memory without
+    limit. Concurrent lookups of one directory may both compute it; the first
     stored result wins, so every caller sees the same files.
     """
 
@@ -41,9 +47,10 @@ class NestedInstructions:
         self._cwd = str(normalise(config.cwd))
         root = str(self._root)
         self._root_prefix = root if root.endswith(os.sep) else root + os.sep
-        self._cache: dict[Path, tuple[NestedFile, ...]] = {}
-        self._by_parent: dict[str, tuple[NestedFile, ...]] = {}
-        self._warnings: list[DiscoveryWarning] = []
+        self._cache: LruCache[Path, tuple[NestedFile, ...]] = LruCache(CACHED_DIRECTORIES)
+        self._by_parent: LruCache[str, tuple[NestedFile, ...]] = LruCache(CACHED_PARENTS)
+        # Keyed by content: a directory looked up again after eviction warns once.
+        self._warnings: dict[DiscoveryWarning, None] = {}
         self._lock = threading.Lock()
 
     @property
@@ -83,8 +90,7 @@ class NestedInstructions:
         for directory in walk_down(self._root, Path(parent)):
             if directory != self._root and directory not in self._walk:
                 found.extend(self._files_in(directory))
-        if len(self._by_parent) < _MAX_CACHED_PARENTS:
-            self._by_parent.setdefault(parent, tuple(found))
+        self._by_parent.setdefault(parent, tuple(found))
         return found
 
     def _files_in(self, directory: Path) -> tuple[NestedFile, ...]:
@@ -115,5 +121,5 @@ class NestedInstructions:
         with self._lock:
             stored = self._cache.setdefault(directory, result)
             if stored is result:
-                self._warnings.extend(ctx.warnings)
+                self._warnings.update(dict.fromkeys(ctx.warnings))
         return stored

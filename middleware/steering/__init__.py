@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ruleweave.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from ruleweave.errors import SpecIssue, SpecReadError, SpecValidationError
     from ruleweave.steering.decision import (
         DECISION_JSON_KEYS,
         ChoiceView,
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
         ToolPattern,
         check_tool,
     )
-    from ruleweave.steering.errors import SpecIssue, SpecReadError, SpecValidationError
     from ruleweave.steering.evaluate import ExtensionPredicate, decide, default_route_order
     from ruleweave.steering.facts import DEFAULT_HEURISTICS, Heuristic, KeywordHeuristic, says
     from ruleweave.steering.loader import check_spec, load_spec, parse_spec
@@ -44,9 +44,9 @@ if TYPE_CHECKING:
         ExecutionPlan,
         Phase,
         Route,
-        Rule,
         ScenarioTest,
         SkillSpec,
+        SpecRule,
     )
     from ruleweave.steering.render import render_steering
     from ruleweave.steering.scenarios import TestReport, TestResult, run_tests
@@ -67,15 +67,15 @@ _EXPORTS: dict[str, str] = {
     "Phase": "ruleweave.steering.model",
     "Refusal": "ruleweave.steering.enforce",
     "Route": "ruleweave.steering.model",
-    "Rule": "ruleweave.steering.model",
+    "SpecRule": "ruleweave.steering.model",
     "RuleReason": "ruleweave.steering.decision",
     "SHELL_TOOLS": "ruleweave.steering.enforce",
     "STANDARD_PREDICATES": "ruleweave.steering.model",
     "ScenarioTest": "ruleweave.steering.model",
     "SkillSpec": "ruleweave.steering.model",
-    "SpecIssue": "ruleweave.steering.errors",
-    "SpecReadError": "ruleweave.steering.errors",
-    "SpecValidationError": "ruleweave.steering.errors",
+    "SpecIssue": "ruleweave.errors",
+    "SpecReadError": "ruleweave.errors",
+    "SpecValidationError": "ruleweave.errors",
     "TestReport": "ruleweave.steering.scenarios",
     "TestResult": "ruleweave.steering.scenarios",
     "ToolPattern": "ruleweave.steering.enforce",
@@ -108,12 +108,12 @@ __all__ = [
     "Phase",
     "Refusal",
     "Route",
-    "Rule",
     "RuleReason",
     "ScenarioTest",
     "SkillSpec",
     "SpecIssue",
     "SpecReadError",
+    "SpecRule",
     "SpecValidationError",
     "TestReport",
     "TestResult",

@@ -34,7 +34,7 @@ from ruleweave.steering.decision import (
     TraceEvent,
 )
 from ruleweave.steering.facts import FactBook, Heuristic, says_any
-from ruleweave.steering.model import TASK_FACTS, Predicate, Rule, SkillSpec
+from ruleweave.steering.model import TASK_FACTS, Predicate, SkillSpec, SpecRule
 
 ExtensionPredicate = Callable[[str, Any], bool]
 """Decides an ``x-`` predicate: called with the user's text and the value the
@@ -176,7 +176,7 @@ class _State:
     def event(self, event: str, rule: str | None, **data: Any) -> None:
         self.trace.append(TraceEvent(event=event, rule=rule, data=data))
 
-    def apply(self, rule: Rule) -> None:
+    def apply(self, rule: SpecRule) -> None:
         self.event("rule_matched", rule.id, reason=rule.reason)
         self.matched.append(rule.id)
         if rule.reason:

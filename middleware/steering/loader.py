@@ -16,18 +16,31 @@ Each problem becomes a :class:`SpecIssue` with file, line and one sentence.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import ValidationError
-from pydantic_core import ErrorDetails
 
+from ruleweave.config import RuleweaveConfig
+from ruleweave.errors import SpecIssue, SpecReadError, SpecValidationError
 from ruleweave.frontmatter import yaml_load
-from ruleweave.steering.errors import SpecIssue, SpecReadError, SpecValidationError
-from ruleweave.steering.model import EXTENSION_PREFIX, STANDARD_PREDICATES, SkillSpec
-from ruleweave.steering.source import SourceMap, YamlPath, describe, describe_path
-from ruleweave.steering.validation import check_references
+from ruleweave.reading import read_text
+from ruleweave.rules import DiscoveryWarning
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
+
+    from ruleweave.steering.enforce import ToolPattern
+    from ruleweave.steering.model import SkillSpec
+    from ruleweave.steering.source import SourceMap
+
+# The pydantic models, the source map and the reference checks are imported by
+# ``check_spec`` when a spec is actually parsed: a rule set without a SkillSpec
+# (most of them, and every hook process) does not pay for building them.
+
+SPEC_NAME = ".ruleweave/skill.spec.yml"
+"""Where discovery looks for a SkillSpec in each directory of the walk (nearest cwd wins)."""
 
 _MarkLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -103,6 +116,12 @@ def check_spec(
         ``(spec, issues)``: the document when there is no issue (else None),
         and every issue in line order.
     """
+    from pydantic import ValidationError
+
+    from ruleweave.steering.model import SkillSpec
+    from ruleweave.steering.source import SourceMap
+    from ruleweave.steering.validation import check_references
+
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     try:
         node = yaml.compose(text, Loader=_MarkLoader)
@@ -120,7 +139,7 @@ def check_spec(
             "a SkillSpec that large is refused."
         )
         return None, (SpecIssue(file, node.start_mark.line + 1, reason),)
-    lines: dict[YamlPath, int] = {}
+    lines: dict[tuple[str | int, ...], int] = {}
     issues: list[SpecIssue] = []
     if node is not None:
         _index(node, (), lines, issues, file, set())
@@ -168,13 +187,15 @@ def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
 
 def _index(
     node: yaml.Node,
-    path: YamlPath,
-    lines: dict[YamlPath, int],
+    path: tuple[str | int, ...],
+    lines: dict[tuple[str | int, ...], int],
     issues: list[SpecIssue],
     file: str,
     active: set[int],
 ) -> None:
     """Record the line of every key and item under ``node``; flag duplicate keys."""
+    from ruleweave.steering.source import describe_path
+
     if not path:
         lines[()] = node.start_mark.line + 1
     if id(node) in active:  # a recursive alias
@@ -205,6 +226,9 @@ def _index(
 
 def _translate(error: ErrorDetails, data: Any, source: SourceMap) -> SpecIssue:
     """One pydantic error as one issue with a line and a sentence."""
+    from ruleweave.steering.model import EXTENSION_PREFIX, STANDARD_PREDICATES
+    from ruleweave.steering.source import YamlPath, describe
+
     loc: YamlPath = tuple(p for p in error["loc"] if isinstance(p, int | str))
     loc = tuple("schema" if p == "schema_" else p for p in loc)
     kind = error["type"]
@@ -249,3 +273,67 @@ def _kind_of(value: Any) -> str:
         return f"the string {value[:60]!r}"
     names = {int: "an integer", float: "a number", list: "a list", dict: "a mapping"}
     return names.get(type(value), f"a {type(value).__name__}")
+
+
+# -- a rule set's SkillSpec --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Steering:
+    """A rule set's SkillSpec, ready for sessions.
+
+    Attributes:
+        spec: The validated document, or ``None`` when there is none or it is invalid.
+        path: The file it was read from.
+        tool_map: Forbid id → tool patterns, from ``config.steering_tools``.
+        warnings: Why the spec could not be used, each naming the file and line.
+    """
+
+    spec: SkillSpec | None = None
+    path: Path | None = None
+    tool_map: dict[str, ToolPattern] = field(default_factory=dict)
+    warnings: tuple[DiscoveryWarning, ...] = ()
+
+
+def find_spec(config: RuleweaveConfig, walk: list[Path]) -> Path | None:
+    """``config.skillspec``, else the nearest ``.ruleweave/skill.spec.yml`` on the walk."""
+    if config.skillspec is not None:
+        path = config.skillspec
+        return path if path.is_absolute() else config.cwd / path
+    for directory in reversed(walk):
+        candidate = directory / SPEC_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_steering(config: RuleweaveConfig, walk: list[Path]) -> Steering:
+    """Load the session SkillSpec; an unreadable or invalid one is a warning and no steering.
+
+    Args:
+        config: The configuration (``skillspec``, ``steering_tools``).
+        walk: Directories from the project root down to cwd.
+
+    Returns:
+        The ``Steering`` (its ``spec`` is ``None`` when nothing usable was found).
+    """
+    path = find_spec(config, walk)
+    if path is None:
+        return Steering()
+    from ruleweave.steering.enforce import ToolPattern
+
+    tool_map = {key: ToolPattern.parse(items) for key, items in config.steering_tools.items()}
+    read = read_text(path, config.max_file_bytes)
+    if read.text is None or read.oversized:
+        problem = read.problem or "cannot be read"
+        message = f"SkillSpec {problem}; steering is off"
+        return Steering(None, path, tool_map, (DiscoveryWarning(path=str(path), message=message),))
+    spec, issues = check_spec(read.text, file=str(path))
+    warnings = tuple(
+        DiscoveryWarning(
+            path=str(path), line=issue.line or None, provider="skillspec",
+            message=f"{issue.reason} (steering is off until the SkillSpec is valid)",
+        )
+        for issue in issues
+    )
+    return Steering(spec, path, tool_map, warnings)

@@ -223,7 +223,7 @@ class Predicate(_Strict):
         )
 
 
-class Rule(_Strict):
+class SpecRule(_Strict):
     """A steering clause: a predicate and its effects.
 
     Attributes:
@@ -381,7 +381,7 @@ class SkillSpec(BaseModel):
     title: StrictStr
     description: StrictStr
     routes: tuple[Route, ...] = ()
-    rules: tuple[Rule, ...] = ()
+    rules: tuple[SpecRule, ...] = ()
     elicitations: Mapping[str, Elicitation] = Field(default_factory=dict)
     tests: tuple[ScenarioTest, ...] = ()
     sections: Mapping[str, Any] = Field(default_factory=dict)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ruleweave.prompt import one_line
+from ruleweave.prompt import one_line_escaped
 from ruleweave.steering.decision import Decision, ElicitRequest
 
 
@@ -24,7 +24,7 @@ def clean(value: Any) -> str:
         The value with whitespace runs collapsed and ``& < >`` escaped.
     """
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
-    return one_line(text)
+    return one_line_escaped(text)
 
 
 def render_steering(decision: Decision) -> str:

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ruleweave.steering.errors import SpecIssue
+from ruleweave.errors import SpecIssue
 from ruleweave.steering.model import ACTION_SECTIONS, Expectation
 from ruleweave.steering.source import SourceMap, YamlPath, describe
 

@@ -5,18 +5,20 @@ costs no prompt space: it watches what the model streams, and when the
 stream matches, the adapter stops the stream and retries it with the rule
 injected (or appends a reminder to the tool result).
 
-* ``TtsrIndex.build(rules, config)`` compiles a rule set's streamed rules
-  once (immutable, shared by every session);
-* ``index.watcher(store, session_id)`` gives the per-session ``TtsrWatcher``
-  with ``watch(source, delta, *, tool, call_id, args) -> TtsrHit | None``
-  and ``turn_start()`` (async twins ``awatch``/``aturn_start``);
-* ``check_rule`` is the test ``buckets.assign`` uses, so a rule is in the
-  ``ttsr`` bucket exactly when the watcher can register it.
+* ``compile_rule`` decides whether a rule registers; ``buckets.assign`` calls
+  it once per rule, so a rule is in the ``ttsr`` bucket exactly when the
+  watcher can watch it;
+* ``TtsrIndex.from_compiled(...)`` (or ``build(rules, config)``) indexes a
+  rule set's streamed rules (immutable, shared by every session);
+* ``TtsrWatcher(index, store, session_id)`` is the per-session watcher with
+  ``watch(source, delta, *, tool, call_id, args) -> TtsrHit | None`` and
+  ``turn_start()`` (async twins ``awatch``/``aturn_start``);
+* ``route`` decides what an adapter does about a hit (retry, append, refuse).
 """
 
 from __future__ import annotations
 
-from ruleweave.ttsr.compile import CompiledRule, RepeatPolicy, check_rule, compile_rule, describe
+from ruleweave.ttsr.compile import CompiledRule, RepeatPolicy, compile_rule, describe
 from ruleweave.ttsr.index import TtsrIndex
 from ruleweave.ttsr.render import TEMPLATES
 from ruleweave.ttsr.scope import DEFAULT_SCOPE, ScopeEntry, Source, parse_scope
@@ -33,7 +35,6 @@ __all__ = [
     "TtsrIndex",
     "TtsrMatch",
     "TtsrWatcher",
-    "check_rule",
     "compile_rule",
     "describe",
     "interrupts",

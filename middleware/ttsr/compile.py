@@ -1,9 +1,9 @@
 """A rule → what the TTSR watcher needs: compiled conditions, scopes, gates, policies.
 
 ``compile_rule`` is the one place that decides whether a rule registers as
-a streamed rule; ``check_rule`` is its answer in the shape
-``ruleweave.buckets.assign`` wants, so a rule lands in the ``ttsr`` bucket
-exactly when the watcher can watch it. The choices, each reported as a
+a streamed rule; ``ruleweave.buckets.assign`` calls it once per rule and
+keeps the result, so a rule lands in the ``ttsr`` bucket exactly when the
+watcher can watch it, and is compiled once per load. The choices, each reported as a
 problem naming what went wrong:
 
 * every regex must compile with re2 — one that does not keeps the whole rule
@@ -24,7 +24,7 @@ from ruleweave.conditions import compile_condition
 from ruleweave.config import RuleweaveConfig
 from ruleweave.globs import GlobIndex
 from ruleweave.rules import InterruptMode, Rule
-from ruleweave.ttsr import ast as ast_part
+from ruleweave.ttsr import ast_grep
 from ruleweave.ttsr.scope import (
     DEFAULT_SCOPE,
     ScopeEntry,
@@ -168,11 +168,11 @@ def compile_rule(
     ast_scope = tuple(entry for entry in scope if entry.source == "tool")
     if patterns:
         if ast_available is None:
-            ast_available = ast_part.available()
+            ast_available = ast_grep.available()
         if not ast_available:
             problems.append(
                 "ast-grep-py is not installed, so its astCondition is off "
-                f"(pip install 'ruleweave[{ast_part.EXTRA}]')"
+                f"(pip install 'ruleweave[{ast_grep.EXTRA}]')"
             )
             patterns = ()
         elif not ast_scope:
@@ -193,19 +193,6 @@ def compile_rule(
         repeat=parse_repeat(rule.repeat),
     )
     return compiled, problems
-
-
-def check_rule(rule: Rule) -> tuple[bool, list[str]]:
-    """Whether ``rule`` registers as TTSR, and its problems (``buckets.TtsrCheck``).
-
-    Args:
-        rule: Any rule with a condition or AST condition.
-
-    Returns:
-        ``(registers, problems)``.
-    """
-    compiled, problems = compile_rule(rule)
-    return compiled is not None, problems
 
 
 def describe(rule: Rule, config: RuleweaveConfig) -> tuple[list[str], str] | None:

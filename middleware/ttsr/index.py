@@ -29,7 +29,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import re2
 
@@ -38,14 +38,10 @@ from ruleweave.config import RuleweaveConfig
 from ruleweave.globs import GlobIndex, PathSpellings
 from ruleweave.rules import DiscoveryWarning, Rule
 from ruleweave.touch import TouchExtractors
-from ruleweave.ttsr import ast as ast_part
+from ruleweave.ttsr import ast_grep
 from ruleweave.ttsr.compile import CompiledRule, WatchCondition, compile_rule
 from ruleweave.ttsr.render import check_templates
 from ruleweave.ttsr.scope import ScopeEntry, Source, glob_gate
-
-if TYPE_CHECKING:
-    from ruleweave.store import SessionStore
-    from ruleweave.ttsr.watcher import TtsrWatcher
 
 _SET_MAX_MEM = 64 << 20
 
@@ -152,8 +148,9 @@ def _regex_set(regexes: tuple[Watched, ...]) -> Any:
 class TtsrIndex:
     """The streamed rules of a rule set, compiled; immutable and shared by sessions.
 
-    Build it with ``TtsrIndex.build(rules, config)``; make one
-    ``TtsrWatcher`` per session with ``index.watcher(store, session_id)``.
+    Build it with ``TtsrIndex.build(rules, config)`` (or ``from_compiled`` with
+    rules ``buckets.assign`` already compiled); each session makes its own
+    ``TtsrWatcher(index, store, session_id)``.
 
     Attributes:
         config: The configuration it was built with.
@@ -208,7 +205,7 @@ class TtsrIndex:
         """
         compiled: list[CompiledRule] = []
         warnings: list[DiscoveryWarning] = []
-        available = ast_part.available()
+        available = ast_grep.available()
         for rule in rules:
             if not (rule.condition or rule.ast_condition):
                 continue
@@ -222,10 +219,32 @@ class TtsrIndex:
             )
             if result is not None:
                 compiled.append(result)
+        return cls.from_compiled(compiled, config, extractors=extractors, rule_warnings=warnings)
+
+    @classmethod
+    def from_compiled(
+        cls,
+        compiled: Iterable[CompiledRule],
+        config: RuleweaveConfig,
+        *,
+        extractors: TouchExtractors | None = None,
+        rule_warnings: Iterable[DiscoveryWarning] = (),
+    ) -> TtsrIndex:
+        """The index over rules compiled already (``Buckets.ttsr_compiled``).
+
+        Args:
+            compiled: Compiled rules in precedence order.
+            config: Interrupt-mode default, templates, look-back window, project root.
+            extractors: The tool-path extractors (default: ``TouchExtractors()``).
+            rule_warnings: Problems met compiling them, to report with the index.
+
+        Returns:
+            The index.
+        """
         templates, template_problems = check_templates(config.templates)
         template_warnings = tuple(DiscoveryWarning(path="", message=p) for p in template_problems)
         return cls(
-            config, tuple(compiled), (*warnings, *template_warnings), template_warnings,
+            config, tuple(compiled), (*rule_warnings, *template_warnings), template_warnings,
             templates, extractors or TouchExtractors(),
         )
 
@@ -233,20 +252,6 @@ class TtsrIndex:
     def rules(self) -> tuple[Rule, ...]:
         """The registered rules, in precedence order."""
         return tuple(c.rule for c in self.compiled)
-
-    def watcher(self, store: SessionStore, session_id: str) -> TtsrWatcher:
-        """A new per-session watcher over this index.
-
-        Args:
-            store: Where the session's repeat state lives.
-            session_id: The session's id.
-
-        Returns:
-            The watcher.
-        """
-        from ruleweave.ttsr.watcher import TtsrWatcher
-
-        return TtsrWatcher(self, store, session_id)
 
     def channel(self, source: Source, tool: str = "") -> Channel:
         """What a stream kind watches, built the first time it is asked for.

@@ -21,7 +21,7 @@ from types import MappingProxyType
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.paths import display
-from ruleweave.prompt import neutralise, one_line
+from ruleweave.prompt import neutralise, one_line_escaped
 from ruleweave.rules import Rule
 
 TEMPLATES: Mapping[str, str] = MappingProxyType(
@@ -40,6 +40,15 @@ TEMPLATES: Mapping[str, str] = MappingProxyType(
     }
 )
 """Default TTSR templates; override them by name in ``RuleweaveConfig.templates``."""
+
+TEMPLATE_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "ttsr_interrupt": frozenset({"names", "rules", "count"}),
+        "ttsr_reminder": frozenset({"names", "rules", "count"}),
+        "ttsr_rule": frozenset({"name", "path", "body"}),
+    }
+)
+"""The ``str.format`` fields each TTSR template may use."""
 
 _SAMPLE = {"names": "rule `x`", "rules": "", "count": 1, "name": "x", "path": "x.md", "body": ""}
 
@@ -79,7 +88,7 @@ def rule_path(rule: Rule, config: RuleweaveConfig) -> str:
 
 def names_phrase(rules: Sequence[Rule]) -> str:
     """``rule `a```, ``rules `a` and `b```, ``rules `a`, `b` and `c```."""
-    quoted = [f"`{one_line(rule.name)}`" for rule in rules]
+    quoted = [f"`{one_line_escaped(rule.name)}`" for rule in rules]
     if len(quoted) == 1:
         return f"rule {quoted[0]}"
     return f"rules {', '.join(quoted[:-1])} and {quoted[-1]}"
@@ -101,7 +110,7 @@ def render(
     """
     blocks = "\n\n".join(
         templates["ttsr_rule"].format(
-            name=one_line(rule.name), path=one_line(rule_path(rule, config)),
+            name=one_line_escaped(rule.name), path=one_line_escaped(rule_path(rule, config)),
             body=neutralise(rule.content),
         )
         for rule in rules

@@ -29,11 +29,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ruleweave.errors import ConfigError
 from ruleweave.globs import PathSpellings
 from ruleweave.rules import InterruptMode, Rule
 from ruleweave.store import SessionStore
 from ruleweave.touch import parse_args
-from ruleweave.ttsr import ast as ast_part
+from ruleweave.ttsr import ast_grep
 from ruleweave.ttsr.index import Channel, TtsrIndex
 from ruleweave.ttsr.render import render
 from ruleweave.ttsr.scope import SOURCES, Source, spellings
@@ -121,6 +122,12 @@ class _Pending:
     found: dict[int, TtsrMatch] = field(default_factory=dict)
 
 
+def check_source(source: object) -> None:
+    """Raise ``ConfigError`` unless ``source`` is ``text``, ``thinking`` or ``tool``."""
+    if source not in SOURCES:
+        raise ConfigError(f"A stream source must be one of {', '.join(SOURCES)}, not {source!r}.")
+
+
 def interrupts(mode: InterruptMode, source: Source) -> bool:
     """Whether a rule in ``mode`` interrupts a stream of ``source``."""
     if mode == "always":
@@ -183,7 +190,7 @@ class TtsrWatcher:
             A hit when rules fire, else ``None``.
 
         Raises:
-            ValueError: ``source`` is not one of text, thinking, tool.
+            ConfigError: ``source`` is not one of text, thinking, tool.
         """
         pending = self._scan(source, delta, tool, call_id, args)
         if pending is None:
@@ -202,22 +209,21 @@ class TtsrWatcher:
         return self._finish(pending, fired)
 
     def turn_start(self) -> None:
-        """A new turn: clear every buffer and advance the turn counter."""
-        self._new_turn()
+        """A new turn: clear every buffer and advance the turn counter (when a rule counts turns)."""
+        self.new_turn()
         if self.index.has_gap_rules:
-            turn = _as_int(self.store.get(self.session_id, TURN_KEY))
-            self.store.put(self.session_id, TURN_KEY, str(turn + 1))
+            self.store.incr(self.session_id, TURN_KEY)
 
     async def aturn_start(self) -> None:
         """Async twin of ``turn_start``."""
-        self._new_turn()
+        self.new_turn()
         if self.index.has_gap_rules:
-            turn = _as_int(await self.store.aget(self.session_id, TURN_KEY))
-            await self.store.aput(self.session_id, TURN_KEY, str(turn + 1))
+            await self.store.aincr(self.session_id, TURN_KEY)
 
     # -- matching (no I/O) ----------------------------------------------------
 
-    def _new_turn(self) -> None:
+    def new_turn(self) -> None:
+        """Clear every buffer (no store I/O: the caller keeps the turn counter)."""
         self._streams.clear()
         self._quiet = set(self._spent)
 
@@ -235,8 +241,7 @@ class TtsrWatcher:
     def _scan(
         self, source: Source, delta: str, tool: str | None, call_id: str | None, args: Any
     ) -> _Pending | None:
-        if source not in SOURCES:
-            raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
+        check_source(source)
         name = tool or ""
         stream = self._stream(source, name, call_id)
         channel = stream.channel
@@ -306,7 +311,7 @@ class TtsrWatcher:
         ``args`` may be a mapping, the argument text so far, or ``None`` (the
         text this stream was fed is used). Argument text grows with the stream,
         and parsing all of it at every delta would cost the square of its
-        length: past ``_REPARSE_ARGS_CHARS`` it is parsed on ``ast_part.due``'s
+        length: past ``_REPARSE_ARGS_CHARS`` it is parsed on ``ast_grep.due``'s
         geometric schedule (and when complete). Partial JSON is read up to its
         last complete member, so a path is known as soon as it has streamed.
         """
@@ -318,7 +323,7 @@ class TtsrWatcher:
             size = stream.raw_size
         else:
             size = len(args) if isinstance(args, (str, bytes)) else 0
-        if size > _REPARSE_ARGS_CHARS and not ast_part.due(size, stream.args_size, final):
+        if size > _REPARSE_ARGS_CHARS and not ast_grep.due(size, stream.args_size, final):
             return None
         stream.args_size = size
         if args is None:
@@ -341,15 +346,15 @@ class TtsrWatcher:
     def _scan_ast(
         self, pending: _Pending, stream: _Stream, args: Mapping[str, Any], final: bool
     ) -> None:
-        code = ast_part.code_of(args)
+        code = ast_grep.code_of(args)
         size = len(code) if code is not None else 0
-        if not ast_part.due(size, stream.ast_size, final):
+        if not ast_grep.due(size, stream.ast_size, final):
             return
         stream.ast_size = size
         if code is None or code == stream.ast_code:
             return
         language = next(
-            (lang for lang in (ast_part.language_for(p.name) for p in stream.paths) if lang), None
+            (lang for lang in (ast_grep.language_for(p.name) for p in stream.paths) if lang), None
         )
         if language is None:
             return
@@ -362,7 +367,7 @@ class TtsrWatcher:
         if not wanted:
             return
         patterns = list(dict.fromkeys(p for w in wanted for p in w.patterns))
-        matched = dict(ast_part.find(code, language, patterns))
+        matched = dict(ast_grep.find(code, language, patterns))
         for w in wanted:
             first = next((p for p in w.patterns if p in matched), None)
             if first is not None:

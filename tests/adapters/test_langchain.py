@@ -343,20 +343,23 @@ def test_runs_without_thread_id_are_separate_sessions(repo: Path) -> None:
 
 
 class RecordingStore(MemoryStore):
-    """A memory store that records which sessions claimed state and which were released."""
+    """A memory store that records which sessions claimed state and which were forgotten."""
 
     def __init__(self) -> None:
         super().__init__()
         self.claimed: set[str] = set()
         self.released: list[str] = []
 
-    def claim(self, session_id: str, key: str) -> bool:
+    def claim_many(
+        self, session_id: str, keys: Sequence[str], *, call_id: str | None = None,
+        records: Sequence[str] = (),
+    ) -> list[bool]:
         self.claimed.add(session_id)
-        return super().claim(session_id, key)
+        return super().claim_many(session_id, keys, call_id=call_id, records=records)
 
-    def release(self, session_id: str, prefix: str = "") -> None:
+    def forget(self, session_id: str) -> None:
         self.released.append(session_id)
-        super().release(session_id, prefix)
+        super().forget(session_id)
 
 
 def test_run_without_thread_id_releases_its_state(repo: Path) -> None:

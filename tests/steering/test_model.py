@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 import ruleweave.steering as steering
-from ruleweave.steering import Rule, SkillSpec
+from ruleweave.steering import SkillSpec, SpecRule
 from ruleweave.steering.model import Expectation, Predicate
 
 HEAD = {"schema": "skillspec/v0", "id": "s", "title": "T", "description": "D"}
@@ -14,7 +14,7 @@ HEAD = {"schema": "skillspec/v0", "id": "s", "title": "T", "description": "D"}
 
 def test_models_are_frozen() -> None:
     """A loaded rule cannot be modified."""
-    rule = Rule.model_validate({"id": "r", "when": {"user_says_any": ["x"]}})
+    rule = SpecRule.model_validate({"id": "r", "when": {"user_says_any": ["x"]}})
     with pytest.raises(ValidationError):
         rule.prefer = "other"  # type: ignore[misc]
 
@@ -22,7 +22,7 @@ def test_models_are_frozen() -> None:
 def test_unknown_rule_field_is_rejected_by_the_model() -> None:
     """The model itself forbids unknown fields."""
     with pytest.raises(ValidationError):
-        Rule.model_validate({"id": "r", "preferr": "x"})
+        SpecRule.model_validate({"id": "r", "preferr": "x"})
 
 
 def test_x_predicates_are_split_into_extensions() -> None:

@@ -24,7 +24,7 @@ class Loaded:
 
     def watcher(self, session: str = "s1", store: SessionStore | None = None) -> TtsrWatcher:
         """A watcher for ``session`` over a fresh (or the given) store."""
-        return self.index.watcher(store if store is not None else MemoryStore(), session)
+        return TtsrWatcher(self.index, store if store is not None else MemoryStore(), session)
 
     def messages(self) -> list[str]:
         """Every bucket and index warning as text."""

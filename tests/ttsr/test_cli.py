@@ -109,3 +109,27 @@ def test_scan_shows_scope_and_mode_of_ttsr_rules(
     code, out, _ = run(capsys, "scan", "--cwd", str(root))
     row = next(line for line in out.splitlines() if line.startswith("no-todo "))
     assert "text, thinking / always" in row
+
+
+def test_store_url_keeps_repeat_state_across_processes(
+    write_tree: WriteTree, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With --store sqlite:///… a once-per-session rule fires once per session across CLI runs."""
+    root = write_tree({**REPO, "stream.txt": "Leave a TODO here.\n"})
+    url = f"sqlite:///{tmp_path / 'state.db'}"
+    common = ["ttsr", "check", "--cwd", str(root), "--store", url, str(root / "stream.txt")]
+    assert run(capsys, *common, "--session", "s1")[0] == 1
+    assert run(capsys, *common, "--session", "s1")[0] == 0
+    assert run(capsys, *common, "--session", "s2")[0] == 1
+
+
+def test_bad_store_url_exits_two_in_one_sentence(
+    write_tree: WriteTree, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unknown scheme or an unreachable server is exit 2 with one sentence on stderr."""
+    root = write_tree({**REPO, "stream.txt": "x\n"})
+    for url in ("bogus://x", "redis://127.0.0.1:1/0"):
+        code, _, err = run(capsys, "ttsr", "check", "--cwd", str(root), "--store", url,
+                           str(root / "stream.txt"))
+        assert code == 2
+        assert err.startswith("ruleweave: ") and err.count("\n") == 1

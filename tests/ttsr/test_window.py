@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from ruleweave.config import RuleweaveConfig
 from ruleweave.rules import Rule, SourceMeta
 from ruleweave.store import MemoryStore
-from ruleweave.ttsr import TtsrIndex
+from ruleweave.ttsr import TtsrIndex, TtsrWatcher
 from tests.conftest import WriteTree
 from tests.ttsr.helpers import feed, load, names, rule
 
@@ -50,7 +50,7 @@ def test_fires_exactly_where_a_whole_buffer_search_first_matches(
     config = RuleweaveConfig(cwd=Path("/"), project_root=Path("/"), ttsr_window=16)
     meta = SourceMeta(provider="native", priority=100, level="project", path="/r.md")
     watched = Rule(name="r", path="/r.md", content="x", condition=(pattern,), source=meta)
-    watcher = TtsrIndex.build([watched], config).watcher(MemoryStore(), "s")
+    watcher = TtsrWatcher(TtsrIndex.build([watched], config), MemoryStore(), "s")
     got = next(
         (i for i, d in enumerate(deltas) if watcher.watch("text", d) is not None), None
     )

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from ruleweave.rules import Bucket
-from ruleweave.ttsr import ast as ast_part
+from ruleweave.ttsr import ast_grep
 from tests.conftest import WriteTree
 from tests.ttsr.helpers import feed, feed_call, load, names, rule
 
@@ -44,13 +44,13 @@ def test_identical_snapshots_are_parsed_once(
     """Repeating the same arguments does not parse the code again."""
     root = write_tree({".ruleweave/rules/no-eval.md": AST_ONLY})
     calls: list[str] = []
-    real_find = ast_part.find
+    real_find = ast_grep.find
 
     def counting_find(code: str, language: str, patterns: list[str]) -> list[tuple[str, str]]:
         calls.append(code)
         return real_find(code, language, patterns)
 
-    monkeypatch.setattr(ast_part, "find", counting_find)
+    monkeypatch.setattr(ast_grep, "find", counting_find)
     watcher = load(root).watcher()
     args = {"file_path": "a.py", "content": "x = 1\n"}
     for _ in range(5):
@@ -64,13 +64,13 @@ def test_growing_snapshots_are_parsed_on_a_geometric_schedule(
     """Streaming a 20 KB file in 10-character steps parses it a few dozen times, not 2,000."""
     root = write_tree({".ruleweave/rules/no-eval.md": AST_ONLY})
     calls: list[int] = []
-    real_find = ast_part.find
+    real_find = ast_grep.find
 
     def counting_find(code: str, language: str, patterns: list[str]) -> list[tuple[str, str]]:
         calls.append(len(code))
         return real_find(code, language, patterns)
 
-    monkeypatch.setattr(ast_part, "find", counting_find)
+    monkeypatch.setattr(ast_grep, "find", counting_find)
     watcher = load(root).watcher()
     code = "x = 1\n" * 3_400 + "eval(y)\n"
     hits = []

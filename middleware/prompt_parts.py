@@ -1,0 +1,185 @@
+"""Assembly of the prompt contribution: ``PromptParts``, its budget report, template checks.
+
+``prompt`` renders blocks; this module puts a rule set's blocks together
+(instruction blob, ``<generic-rules>``, ``<domain-rules>``, the turn's
+``<steering>``), remembers the result per custom system prompt, and checks
+template overrides when a rule set loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from ruleweave.buckets import Buckets
+from ruleweave.config import RuleweaveConfig
+from ruleweave.errors import ConfigError
+from ruleweave.instructions import InstructionBlob
+from ruleweave.lru import LruCache
+from ruleweave.prompt import dedupe_generic, join_blocks, render_domain, render_generic
+from ruleweave.rules import DiscoveryWarning
+from ruleweave.ttsr.render import TEMPLATE_FIELDS
+
+_FIELDS: Mapping[str, frozenset[str]] = {
+    "generic": frozenset({"rules"}),
+    "domain": frozenset({"rules"}),
+    "domain_line": frozenset({"name", "globs", "description"}),
+    "rule_protocol": frozenset(),
+    "custom_rules": frozenset({"rules"}),
+    "custom_rule": frozenset({"name", "description", "globs"}),
+    "custom_glob": frozenset({"glob"}),
+    "notice": frozenset({"name", "body"}),
+    "instructions_notice": frozenset({"path", "body"}),
+}
+
+
+def check_templates(templates: Mapping[str, str]) -> None:
+    """Refuse template overrides that would fail when rendered (prompt, notice and TTSR templates).
+
+    Args:
+        templates: ``RuleweaveConfig.templates``.
+
+    Raises:
+        ConfigError: An unknown template name, a ``str.format`` field the template does not
+            offer, or a malformed format string; the message names the template.
+    """
+    known = {**_FIELDS, **TEMPLATE_FIELDS}
+    for name, text in sorted(templates.items()):
+        fields = known.get(name)
+        if fields is None:
+            raise ConfigError(
+                f"Unknown template {name!r} in templates; known: {', '.join(sorted(known))}."
+            )
+        try:
+            used = {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+        except ValueError as exc:
+            raise ConfigError(f"Template {name!r} is not a valid format string: {exc}.") from exc
+        for field in sorted(used):
+            base = field.split(".", 1)[0].split("[", 1)[0]
+            if base not in fields:
+                offered = ", ".join("{" + f + "}" for f in sorted(fields)) or "no fields"
+                raise ConfigError(
+                    f"Template {name!r} uses the unknown field {{{field}}}; it offers {offered}."
+                )
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetReport:
+    """How the instruction blob fit its byte budget.
+
+    Attributes:
+        limit: ``instructions_max_bytes``.
+        used: Bytes of the blob as rendered.
+        cut: ``(path, bytes_dropped)`` for every file that was cut.
+    """
+
+    limit: int
+    used: int
+    cut: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PromptParts:
+    """Everything a session contributes to the system prompt.
+
+    Attributes:
+        text: The whole contribution (instructions, generic, domain, steering).
+        generic: The ``<generic-rules>`` block ('' when empty).
+        domain: The ``<domain-rules>`` block and rule:// paragraph ('' when empty).
+        instructions: The instruction blob ('' when empty).
+        steering: The current turn's ``<steering>`` block ('' when none).
+        budget: The instruction blob's budget report.
+        warnings: Problems met building the prompt (unreadable files, cut imports).
+        generic_rules: Names in ``<generic-rules>``, in order.
+        domain_rules: Names in ``<domain-rules>``, in order.
+        deduplicated: Generic rules dropped because the prompt already holds them.
+    """
+
+    text: str
+    generic: str
+    domain: str
+    instructions: str
+    budget: BudgetReport
+    steering: str = ""
+    warnings: tuple[DiscoveryWarning, ...] = ()
+    generic_rules: tuple[str, ...] = ()
+    domain_rules: tuple[str, ...] = ()
+    deduplicated: tuple[str, ...] = ()
+
+    @property
+    def sha256(self) -> str:
+        """Hex digest of ``text``."""
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+
+CACHED_PROMPTS = 32
+"""Distinct custom system prompts whose assembled parts a rule set remembers."""
+
+
+class PromptAssembly:
+    """A rule set's prompt contribution, assembled once per custom system prompt.
+
+    Args:
+        config: Templates and the default custom prompt.
+        buckets: The rule set's buckets.
+        blob: The instruction blob.
+        warnings: The rule set's warnings, reported with the parts.
+    """
+
+    def __init__(
+        self,
+        config: RuleweaveConfig,
+        buckets: Buckets,
+        blob: InstructionBlob,
+        warnings: tuple[DiscoveryWarning, ...],
+    ) -> None:
+        self.config = config
+        self.buckets = buckets
+        self.blob = blob
+        self.warnings = warnings
+        self._cache: LruCache[str | None, PromptParts] = LruCache(CACHED_PROMPTS)
+
+    def parts(self, custom_system_prompt: str | None = None, steering: str = "") -> PromptParts:
+        """The prompt contribution (without steering it is the same for every session).
+
+        Args:
+            custom_system_prompt: The caller's own prompt, to drop generic rules it repeats
+                (default: ``config.custom_system_prompt``).
+            steering: A ``<steering>`` block to append.
+
+        Returns:
+            The parts; byte-identical for identical inputs.
+        """
+        if custom_system_prompt is None:
+            custom_system_prompt = self.config.custom_system_prompt
+        base = self._cache.get(custom_system_prompt)
+        if base is None:
+            base = self._cache.setdefault(custom_system_prompt, self._assemble(custom_system_prompt))
+        if not steering:
+            return base
+        return replace(base, text=join_blocks((base.text, steering)), steering=steering)
+
+    def _assemble(self, custom_system_prompt: str | None) -> PromptParts:
+        templates = self.config.templates
+        blob = self.blob
+        kept, dropped = dedupe_generic(self.buckets.generic, (custom_system_prompt or "", blob.text))
+        generic = render_generic(kept, templates)
+        domain_rules = self.buckets.domain
+        domain = render_domain(domain_rules, templates, custom=self.config.custom_template)
+        return PromptParts(
+            text=join_blocks((blob.text, generic, domain)),
+            generic=generic,
+            domain=domain,
+            instructions=blob.text,
+            budget=BudgetReport(
+                limit=blob.budget.limit,
+                used=blob.budget.used,
+                cut=tuple((path, dropped_bytes) for path, dropped_bytes in blob.budget.cut),
+            ),
+            warnings=self.warnings,
+            generic_rules=tuple(r.name for r in kept),
+            domain_rules=tuple(r.name for r in domain_rules),
+            deduplicated=tuple(r.name for r in dropped),
+        )

@@ -1,0 +1,122 @@
+"""The state every part of a ``RuleSession`` shares, and the fail-open store seam.
+
+``SessionCore`` holds the session's rule set, id and store, logs
+``session_start``, and runs every store call through ``_safely`` /
+``_asafely``: a store that fails mid-session (Redis restarted, disk full)
+never raises into the agent; the call goes on as if nothing applied, a
+``store_error`` event records the cause, and the next call tries again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol, TypeVar
+
+from ruleweave.config import RuleweaveConfig
+from ruleweave.errors import ArgumentTypeError
+from ruleweave.log import EventLog
+from ruleweave.notices import Notices
+from ruleweave.prompt_parts import PromptParts
+from ruleweave.rules import Bucket, Rule
+from ruleweave.steering.current import CurrentDecision
+from ruleweave.steering.loader import Steering
+from ruleweave.store import SessionStore
+from ruleweave.ttsr import TtsrHit, TtsrIndex, TtsrWatcher
+
+_T = TypeVar("_T")
+
+
+class SessionRules(Protocol):
+    """What a session reads of its rule set (``RuleSet`` is the implementation)."""
+
+    @property
+    def config(self) -> RuleweaveConfig: ...
+    @property
+    def events(self) -> EventLog: ...
+    @property
+    def notices(self) -> Notices: ...
+    @property
+    def ttsr(self) -> TtsrIndex: ...
+    @property
+    def steering(self) -> Steering: ...
+    @property
+    def resolvable(self) -> Mapping[str, Rule]: ...
+    def prompt_parts(self, custom_system_prompt: str | None = None, steering: str = "") -> PromptParts: ...
+    def bucket_of(self, name: str) -> Bucket | None: ...
+
+
+class SessionCore:
+    """What every part of a session shares: its rule set, id, store, events and fail-open store calls.
+
+    Args:
+        ruleset: The shared rule set.
+        session_id: The conversation's id.
+        store: Per-session state.
+        context: Extra fields for the ``session_start`` event.
+        ttsr_retries: Retries per turn after streamed-rule interrupts
+            (default ``config.ttsr_retries``).
+
+    Raises:
+        ArgumentTypeError: ``session_id`` is not a non-empty string.
+    """
+
+    def __init__(
+        self,
+        ruleset: SessionRules,
+        session_id: str,
+        store: SessionStore,
+        context: dict[str, Any] | None = None,
+        *,
+        ttsr_retries: int | None = None,
+    ) -> None:
+        if not isinstance(session_id, str) or not session_id:
+            raise ArgumentTypeError(f"A session id must be a non-empty string, not {session_id!r}.")
+        self.ruleset = ruleset
+        self.session_id = session_id
+        self.store = store
+        self.ttsr_retries = ruleset.config.ttsr_retries if ttsr_retries is None else ttsr_retries
+        self._steering = CurrentDecision(ruleset.steering)
+        self._turn: int | None = None
+        self._watcher = TtsrWatcher(ruleset.ttsr, store, session_id)
+        # Stream buffers are shared by every stream of the session; parallel tool
+        # calls may feed them from several threads.
+        self._watch_lock = threading.Lock()
+        # Reminders wait here for the tool result they go on: they live from a
+        # stream to the next tool result, inside one process.
+        self._reminders: dict[str | None, list[TtsrHit]] = {}
+        self._cwd = str(ruleset.config.cwd)
+        parts = ruleset.prompt_parts()
+        self._emit(
+            "session_start",
+            cwd=str(ruleset.config.cwd),
+            project_root=str(ruleset.config.root),
+            prompt_sha256=parts.sha256,
+            prompt_bytes=len(parts.text.encode("utf-8")),
+            instructions_bytes=len(parts.instructions.encode("utf-8")),
+            generic_rules=list(parts.generic_rules),
+            domain_rules=list(parts.domain_rules),
+            budget_cut=[list(cut) for cut in parts.budget.cut],
+            options=ruleset.config.replayable_options(),
+            **(context or {}),
+        )
+
+    def _emit(self, event: str, **fields: Any) -> None:
+        self.ruleset.events.emit(event, session=self.session_id, **fields)
+
+    def _safely(self, operation: str, call: Callable[[], _T], fallback: _T) -> _T:
+        """``call()``, or ``fallback`` with a ``store_error`` event when the store fails (fail-open)."""
+        try:
+            return call()
+        except Exception as exc:
+            self._emit("store_error", operation=operation, error=f"{type(exc).__name__}: {exc}")
+            return fallback
+
+    async def _asafely(self, operation: str, call: Callable[[], Awaitable[_T]], fallback: _T) -> _T:
+        """Async twin of ``_safely``."""
+        try:
+            return await call()
+        except Exception as exc:
+            self._emit("store_error", operation=operation, error=f"{type(exc).__name__}: {exc}")
+            return fallback
+

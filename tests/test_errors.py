@@ -1,0 +1,67 @@
+"""One error tree: everything a caller can see derives from RuleweaveError, in one sentence."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+import ruleweave.errors as errors
+from ruleweave import ArgumentTypeError, ConfigError, RuleNotFound, RuleSet, RuleweaveConfig, RuleweaveError
+from ruleweave.steering import SpecReadError, SpecValidationError
+from tests.conftest import WriteTree
+
+
+def test_every_error_class_is_in_the_tree() -> None:
+    """Each exception class in ruleweave.errors derives from RuleweaveError."""
+    classes = [c for _, c in inspect.getmembers(errors, inspect.isclass) if issubclass(c, BaseException)]
+    assert len(classes) >= 10
+    assert all(issubclass(c, RuleweaveError) for c in classes)
+    assert issubclass(SpecValidationError, RuleweaveError) and issubclass(SpecReadError, RuleweaveError)
+
+
+@pytest.mark.parametrize(
+    ("templates", "words"),
+    [
+        ({"notice": "[rule: {nam}]\n{body}"}, ["'notice'", "{nam}"]),
+        ({"ttsr_rule": "{name} {oops}"}, ["'ttsr_rule'", "{oops}"]),
+        ({"notcie": "x"}, ["Unknown template 'notcie'"]),
+        ({"generic": "{rules"}, ["'generic'", "not a valid format string"]),
+    ],
+)
+def test_bad_templates_fail_at_load(
+    write_tree: WriteTree, templates: dict[str, str], words: list[str]
+) -> None:
+    """A template naming an unknown field is a ConfigError at load, naming template and field."""
+    root = write_tree({".cursor/rules/ts.mdc": "---\nglobs: '*.ts'\n---\nStrict."})
+    with pytest.raises(ConfigError) as caught:
+        RuleSet.load(RuleweaveConfig(cwd=root, builtin_rules=False, templates=templates))
+    message = str(caught.value)
+    assert all(w in message for w in words), message
+    assert message.count(". ") == 0 or message.endswith(".")
+
+
+def test_good_templates_render(write_tree: WriteTree) -> None:
+    """A template using its own fields loads and renders."""
+    root = write_tree({".cursor/rules/ts.mdc": "---\nglobs: '*.ts'\n---\nStrict."})
+    config = RuleweaveConfig(cwd=root, builtin_rules=False, templates={"notice": "<<{name}>> {body}"})
+    found = RuleSet.load(config).session("s").after_tool_call("read", {"path": "a.ts"})
+    assert found is not None and found.text == "<<ts>> Strict."
+
+
+def test_bad_arguments_are_ruleweave_errors(tmp_path: Path) -> None:
+    """watch() with an unknown source, resolve(None) and an empty session id raise our errors."""
+    (tmp_path / ".git").mkdir()
+    ruleset = RuleSet.load(RuleweaveConfig(cwd=tmp_path, builtin_rules=False))
+    session = ruleset.session("s")
+    with pytest.raises(ConfigError, match="text, thinking, tool"):
+        session.watch("bogus", "x")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        session.resolve(None)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        ruleset.session("")
+    with pytest.raises(RuleNotFound):
+        session.resolve("rule://nope")
+    with pytest.raises(TypeError):  # still a TypeError for callers that catch those
+        session.resolve(3)  # type: ignore[arg-type]
