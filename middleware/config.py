@@ -11,8 +11,9 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ruleweave.errors import ConfigError
 from ruleweave.rules import InterruptMode
 from ruleweave.store.base import SessionStore
 
@@ -112,6 +113,24 @@ class RuleweaveConfig(BaseModel):
     steering_tools: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     store: SessionStore | str | None = None
     ttsr_retries: int = Field(default=2, ge=0)
+
+    def __init__(self, **data: Any) -> None:
+        """Build the config; a bad value is a ``ConfigError`` naming the option.
+
+        Raises:
+            ConfigError: An option has a value of the wrong type or out of range.
+        """
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            errors = exc.errors()
+            first = errors[0]
+            option = ".".join(str(part) for part in first["loc"]) or "(options)"
+            more = f" ({len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+            raise ConfigError(
+                f"RuleweaveConfig option {option!r}: {first['msg'].rstrip('.')}, "
+                f"not {first.get('input')!r}{more}."
+            ) from exc
 
     @model_validator(mode="before")
     @classmethod

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,3 +66,34 @@ def test_bad_arguments_are_ruleweave_errors(tmp_path: Path) -> None:
         session.resolve("rule://nope")
     with pytest.raises(TypeError):  # still a TypeError for callers that catch those
         session.resolve(3)  # type: ignore[arg-type]
+
+
+def test_a_bad_option_is_a_config_error_naming_it() -> None:
+    """RuleweaveConfig turns a bad value into one ConfigError sentence naming the option."""
+    with pytest.raises(ConfigError, match=r"'max_rule_bytes'.*greater than 0, not 0"):
+        RuleweaveConfig(max_rule_bytes=0)
+    with pytest.raises(ConfigError, match="'ttsr_retries'"):
+        RuleweaveConfig(ttsr_retries=-1)
+
+
+def test_each_streamed_rule_is_compiled_once_per_load(
+    write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading compiles every TTSR rule exactly once (buckets and the index share the result)."""
+    from ruleweave.ttsr.compile import compile_rule as real
+
+    calls: list[str] = []
+
+    def counting(rule: Any, **kwargs: Any) -> Any:
+        calls.append(rule.name)
+        return real(rule, **kwargs)
+
+    monkeypatch.setattr("ruleweave.buckets.compile_rule", counting)
+    monkeypatch.setattr("ruleweave.ttsr.index.compile_rule", counting)
+    root = write_tree({
+        ".ruleweave/rules/a.md": "---\ncondition: 'x+'\n---\nA.",
+        ".ruleweave/rules/b.md": "---\ncondition: 'y+'\n---\nB.",
+    })
+    ruleset = RuleSet.load(RuleweaveConfig(cwd=root, builtin_rules=False))
+    assert sorted(calls) == ["a", "b"]
+    assert [r.name for r in ruleset.ttsr.rules] == ["a", "b"]
