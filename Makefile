@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit install redis-server bench clean
+.PHONY: demo test lint typecheck unit install redis-server bench fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +14,9 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[all,dev]" --config-settings editable_mode=strict
 
+# -qq: errors only (a strict editable install always warns that it is one).
 demo: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e . --config-settings editable_mode=strict
+	$(BIN)/python -m pip install -qq -e . --config-settings editable_mode=strict
 	$(BIN)/python examples/demo.py
 
 lint:
@@ -36,6 +37,13 @@ test: install redis-server lint typecheck unit
 
 bench: install redis-server
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+# Coverage-guided fuzzing of the frontmatter parser with atheris; open-ended, so not part of
+# `make test` (whose bounded hypothesis suite, tests/security/test_fuzz.py, runs everywhere).
+FUZZ_RUNS ?= 200000
+fuzz: install
+	$(BIN)/python -m pip install --quiet atheris
+	$(BIN)/python tests/security/fuzz_frontmatter.py -runs=$(FUZZ_RUNS) -max_len=4096
 
 clean:
 	rm -rf $(VENV) build *.egg-info

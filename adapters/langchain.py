@@ -45,8 +45,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, NotRequired, cast
 
 from ruleweave.config import RuleweaveConfig
-from ruleweave.errors import ConfigError, MissingDependencyError
+from ruleweave.errors import MissingDependencyError
+from ruleweave.notices import Injection
 from ruleweave.pool import SessionPool
+from ruleweave.rule_uri import READ_RULE_DESCRIPTION
 from ruleweave.ruleset import RuleSet
 from ruleweave.session import RuleSession
 from ruleweave.store import SessionStore
@@ -61,8 +63,7 @@ try:
         OmitFromSchema,
         ToolCallRequest,
     )
-    from langchain_core.callbacks import BaseCallbackHandler
-    from langchain_core.language_models import BaseChatModel
+    from langchain.tools import ToolRuntime
     from langchain_core.messages import (
         AIMessage,
         BaseMessage,
@@ -70,6 +71,7 @@ try:
         SystemMessage,
         ToolMessage,
     )
+    from langchain_core.tools import BaseTool, StructuredTool
     from langgraph.runtime import Runtime
     from langgraph.types import Command
 except ImportError as exc:  # pragma: no cover - exercised by re-importing without langchain
@@ -80,9 +82,13 @@ from ruleweave.adapters.langchain_stream import (
     StreamInterrupt,
     StreamWatcher,
     Watch,
+    watching,
 )
+from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 
-__all__ = ["SESSION_KEY", "TTSR_KEY", "RuleweaveMiddleware", "RuleweaveState"]
+__all__ = [
+    "DECISION_KEY", "NOTICES_KEY", "SESSION_KEY", "TTSR_KEY", "RuleweaveMiddleware", "RuleweaveState",
+]
 
 SESSION_KEY = "ruleweave_session"
 """State key holding the session id of a run that has no ``thread_id``."""
@@ -90,8 +96,19 @@ SESSION_KEY = "ruleweave_session"
 TTSR_KEY = "ruleweave_ttsr"
 """State key holding the streamed-rule texts injected so far in the thread."""
 
+NOTICES_KEY = "ruleweave_notices"
+"""State key: each notice given in the thread → the id of the tool call whose result carries it."""
+
+DECISION_KEY = "ruleweave_decision"
+"""State key holding the current steering decision (JSON), so a resumed thread keeps it."""
+
 _Private = OmitFromSchema(input=True, output=True)
 _Content = str | list[str | dict[str, Any]]
+
+
+def _merge_notices(left: dict[str, str] | None, right: dict[str, str] | None) -> dict[str, str]:
+    """Reducer of ``ruleweave_notices``: parallel tool calls each add their notices."""
+    return {**(left or {}), **(right or {})}
 
 
 class RuleweaveState(AgentState[Any]):
@@ -101,10 +118,18 @@ class RuleweaveState(AgentState[Any]):
         ruleweave_session: The session id of a run without a ``thread_id``.
         ruleweave_ttsr: Streamed-rule texts that interrupted a model call; they stay in
             the system message for the rest of the thread.
+        ruleweave_notices: Notice key → the tool call whose result carries it. A notice
+            counts as given while that ``ToolMessage`` is in the thread's messages, so a
+            restart on the same checkpointer does not repeat it, and a summary that drops
+            the message, a fork from before it, or a thread without a checkpointer gets it
+            again.
+        ruleweave_decision: The steering decision of the thread's last user turn (JSON).
     """
 
     ruleweave_session: NotRequired[Annotated[str, _Private]]
     ruleweave_ttsr: NotRequired[Annotated[list[str], _Private]]
+    ruleweave_notices: NotRequired[Annotated[dict[str, str], _Private, _merge_notices]]
+    ruleweave_decision: NotRequired[Annotated[str, _Private]]
 
 
 # -- the middleware ---------------------------------------------------------------
@@ -121,6 +146,8 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         ttsr_retries: How many times a turn's model calls are retried after streamed
             rules interrupt them (default ``config.ttsr_retries``, 2); once spent,
             further hits become reminders.
+        read_rule_tool: Give the agent a ``read_rule`` tool serving ``rule://`` (the
+            prompt tells the model to read rules there).
 
     Raises:
         ConfigError: Both ``config`` and ``ruleset`` given, or ``ttsr_retries`` < 0.
@@ -135,13 +162,29 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         ruleset: RuleSet | None = None,
         store: SessionStore | None = None,
         ttsr_retries: int | None = None,
+        read_rule_tool: bool = True,
     ) -> None:
         super().__init__()
-        if config is not None and ruleset is not None:
-            raise ConfigError("Give RuleweaveMiddleware a config or a ruleset, not both.")
-        self.ruleset = ruleset if ruleset is not None else RuleSet.load(config)
-        self.pool = SessionPool(self.ruleset, store=store, ttsr_retries=ttsr_retries, adapter="langchain")
+        self.pool = SessionPool.open(
+            config, ruleset=ruleset, store=store, ttsr_retries=ttsr_retries, owner="RuleweaveMiddleware",
+            adapter="langchain",
+        )
+        self.ruleset = self.pool.ruleset
         self.store: SessionStore = self.pool.store
+        self.tools: list[BaseTool] = [self._read_rule_tool()] if read_rule_tool else []
+
+    def _read_rule_tool(self) -> BaseTool:
+        """``read_rule(name)``: the rule ``rule://name`` names, in the thread's own session."""
+
+        def read_rule(name: str, runtime: ToolRuntime) -> str:
+            thread = _config_thread_id(runtime.config) or "read-rule"
+            return self.pool.get(thread).read_rule(name)
+
+        return StructuredTool.from_function(
+            read_rule,
+            name="read_rule",
+            description=READ_RULE_DESCRIPTION,
+        )
 
     # -- sessions -------------------------------------------------------------
 
@@ -228,27 +271,36 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
         """Add the rules to the system message, steer a new user turn, and retry on TTSR hits.
 
+        Streamed replies are watched as they stream; a reply that did not stream
+        (``invoke``, ``stream_mode="values"``) is checked whole when it arrives,
+        and retried the same way.
+
         Args:
             request: The model request.
             handler: Runs the model.
 
         Returns:
-            The model's response (with a state update when a streamed rule was injected).
+            The model's response (with a state update when a streamed rule was injected
+            or the turn was steered).
         """
         session = self._session_for(_runtime_thread_id(request.runtime), request.state)
-        turn = _user_turn(request.messages)
-        if turn is not None:
-            session.new_user_turn(turn[1], turn[0])
+        update = self._turn(session, request)
         kept = _ttsr_texts(request.state)
         fresh: list[str] = []
         while True:
-            prepared = _prepare(request, session, [*kept, *fresh], StreamWatcher(Watch(session)))
+            watch = Watch(session)
+            prepared = _prepare(request, session, [*kept, *fresh])
             try:
-                response = handler(prepared)
+                with watching(StreamWatcher(watch)):
+                    response = handler(prepared)
             except StreamInterrupt as stop:
                 fresh.append(stop.hit.text)
                 continue
-            return _respond(response, kept, fresh)
+            retry = None if watch.streamed else session.check_reply(*_reply_text(response))
+            if _retries(retry):
+                fresh.append(retry.text)  # type: ignore[union-attr]
+                continue
+            return _respond(response, kept, fresh, update)
 
     async def awrap_model_call(
         self,
@@ -257,19 +309,42 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
         """Async twin of ``wrap_model_call``."""
         session = self._session_for(_runtime_thread_id(request.runtime), request.state)
-        turn = _user_turn(request.messages)
-        if turn is not None:
-            await session.anew_user_turn(turn[1], turn[0])
+        update = await self._aturn(session, request)
         kept = _ttsr_texts(request.state)
         fresh: list[str] = []
         while True:
-            prepared = _prepare(request, session, [*kept, *fresh], AsyncStreamWatcher(Watch(session)))
+            watch = Watch(session)
+            prepared = _prepare(request, session, [*kept, *fresh])
             try:
-                response = await handler(prepared)
+                with watching(AsyncStreamWatcher(watch)):
+                    response = await handler(prepared)
             except StreamInterrupt as stop:
                 fresh.append(stop.hit.text)
                 continue
-            return _respond(response, kept, fresh)
+            retry = None if watch.streamed else await session.acheck_reply(*_reply_text(response))
+            if _retries(retry):
+                fresh.append(retry.text)  # type: ignore[union-attr]
+                continue
+            return _respond(response, kept, fresh, update)
+
+    @staticmethod
+    def _turn(session: RuleSession, request: ModelRequest[Any]) -> dict[str, Any]:
+        """Steer a new user turn (the decision goes into the state too), else restore the state's."""
+        turn = _user_turn(request.messages)
+        if turn is not None and session.new_user_turn(turn[1], turn[0]):
+            decision = session.decision_json
+            return {DECISION_KEY: decision} if decision else {}
+        session.restore_decision(_state(request.state).get(DECISION_KEY))
+        return {}
+
+    @staticmethod
+    async def _aturn(session: RuleSession, request: ModelRequest[Any]) -> dict[str, Any]:
+        turn = _user_turn(request.messages)
+        if turn is not None and await session.anew_user_turn(turn[1], turn[0]):
+            decision = session.decision_json
+            return {DECISION_KEY: decision} if decision else {}
+        session.restore_decision(_state(request.state).get(DECISION_KEY))
+        return {}
 
     # -- tool calls --------------------------------------------------------------
 
@@ -280,22 +355,31 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     ) -> ToolMessage | Command[Any]:
         """Refuse a forbidden call; run the tool and append the rules its files call for.
 
+        Which notices the thread already holds comes from its state (see
+        ``RuleweaveState.ruleweave_notices``); the store only makes parallel calls of
+        one step claim each notice once.
+
         Args:
             request: The tool call request.
             handler: Runs the tool.
 
         Returns:
-            The tool's ``ToolMessage`` or ``Command`` with notices appended, or an
-            error ``ToolMessage`` when the call was refused.
+            The tool's ``ToolMessage`` (inside a ``Command`` recording the notices it
+            carries), or an error ``ToolMessage`` when the call was refused.
         """
         session = self._session_for(_tool_thread_id(request), request.state)
         name, args, call_id = _call_parts(request)
+        state = _state(request.state)
+        session.restore_decision(state.get(DECISION_KEY))
         refusal = session.before_tool_call(name, args, call_id=call_id)
         if refusal is not None:
             return _refused(name, call_id, refusal.message)
         result = handler(request)
-        injection = session.after_tool_call(name, args, _content_of(result, call_id), call_id=call_id)
-        return _with_notes(result, call_id, injection.text if injection else "")
+        injection = session.after_tool_call(
+            name, args, _content_of(result, call_id), call_id=call_id,
+            given=_given(state), claim_scope=_step_of(state, call_id),
+        )
+        return _with_notes(result, call_id, injection)
 
     async def awrap_tool_call(
         self,
@@ -305,14 +389,17 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         """Async twin of ``wrap_tool_call``."""
         session = self._session_for(_tool_thread_id(request), request.state)
         name, args, call_id = _call_parts(request)
+        state = _state(request.state)
+        session.restore_decision(state.get(DECISION_KEY))
         refusal = await session.abefore_tool_call(name, args, call_id=call_id)
         if refusal is not None:
             return _refused(name, call_id, refusal.message)
         result = await handler(request)
         injection = await session.aafter_tool_call(
-            name, args, _content_of(result, call_id), call_id=call_id
+            name, args, _content_of(result, call_id), call_id=call_id,
+            given=_given(state), claim_scope=_step_of(state, call_id),
         )
-        return _with_notes(result, call_id, injection.text if injection else "")
+        return _with_notes(result, call_id, injection)
 
 
 # -- translation helpers -----------------------------------------------------------
@@ -331,12 +418,7 @@ def _runtime_thread_id(runtime: Any) -> str | None:
 
 def _tool_thread_id(request: ToolCallRequest) -> str | None:
     runtime = request.runtime
-    found = _runtime_thread_id(runtime)
-    if found:
-        return found
-    config = getattr(runtime, "config", None) or {}
-    thread_id = (config.get("configurable") or {}).get("thread_id")
-    return str(thread_id) if thread_id else None
+    return _runtime_thread_id(runtime) or _config_thread_id(getattr(runtime, "config", None))
 
 
 def _user_turn(messages: list[Any]) -> tuple[str, str] | None:
@@ -362,50 +444,71 @@ def _appended(content: _Content, text: str) -> _Content:
     return [*content, {"type": "text", "text": text}]
 
 
-def _prepare(
-    request: ModelRequest[Any],
-    session: RuleSession,
-    ttsr: list[str],
-    watcher: BaseCallbackHandler,
-) -> ModelRequest[Any]:
-    """The request with the rules in its system message and the stream watched."""
+def _prepare(request: ModelRequest[Any], session: RuleSession, ttsr: list[str]) -> ModelRequest[Any]:
+    """The request with the rules (and streamed rules kept for the thread) in its system message."""
     caller = request.system_message
     caller_text = caller.text if caller is not None else ""
     ours = session.system_prompt(caller_text or None)
     addition = "\n\n".join(part for part in (ours, *ttsr) if part)
-    system = caller
-    if addition:
-        if caller is None:
-            system = SystemMessage(content=addition)
-        else:
-            system = caller.model_copy(update={"content": _appended(caller.content, addition)})
-    model = request.model
-    if isinstance(model, BaseChatModel):
-        model = _with_callback(model, watcher)
-    return request.override(system_message=system, model=model)
+    if not addition:
+        return request
+    if caller is None:
+        return request.override(system_message=SystemMessage(content=addition))
+    return request.override(
+        system_message=caller.model_copy(update={"content": _appended(caller.content, addition)})
+    )
 
 
-def _with_callback(model: BaseChatModel, handler: BaseCallbackHandler) -> BaseChatModel:
-    """A shallow copy of ``model`` that also calls ``handler`` (for its own runs only)."""
-    callbacks = model.callbacks
-    if callbacks is None:
-        merged: Any = [handler]
-    elif isinstance(callbacks, list):
-        merged = [*callbacks, handler]
-    else:
-        merged = callbacks.copy()
-        merged.add_handler(handler, inherit=False)
-    return model.model_copy(update={"callbacks": merged})
+def _reply_text(response: ModelResponse[Any]) -> tuple[str, str]:
+    """``(text, reasoning)`` of the model's reply, for checking a reply that did not stream."""
+    text: list[str] = []
+    thinking: list[str] = []
+    for message in response.result:
+        if not isinstance(message, AIMessage):
+            continue
+        for block in message.content_blocks:
+            if block["type"] == "text":
+                text.append(block["text"])
+            elif block["type"] == "reasoning":
+                thinking.append(block.get("reasoning", ""))
+    return "".join(text), "".join(thinking)
+
+
+def _retries(route: TtsrRoute | None) -> bool:
+    return route is not None and route.action is TtsrAction.RETRY
 
 
 def _respond(
-    response: ModelResponse[Any], kept: list[str], fresh: list[str]
+    response: ModelResponse[Any], kept: list[str], fresh: list[str], update: dict[str, Any]
 ) -> ModelResponse[Any] | ExtendedModelResponse[Any]:
-    if not fresh:
+    changes = {**update, **({TTSR_KEY: [*kept, *fresh]} if fresh else {})}
+    if not changes:
         return response
-    return ExtendedModelResponse(
-        model_response=response, command=Command(update={TTSR_KEY: [*kept, *fresh]})
-    )
+    return ExtendedModelResponse(model_response=response, command=Command(update=changes))
+
+
+def _config_thread_id(config: Any) -> str | None:
+    thread_id = ((config or {}).get("configurable") or {}).get("thread_id")
+    return str(thread_id) if thread_id else None
+
+
+def _given(state: Mapping[str, Any]) -> set[str]:
+    """Notices the thread holds: recorded in its state, their carrying ToolMessage still present."""
+    notices = state.get(NOTICES_KEY)
+    if not isinstance(notices, Mapping) or not notices:
+        return set()
+    present = {m.tool_call_id for m in state.get("messages") or () if isinstance(m, ToolMessage)}
+    return {key for key, call_id in notices.items() if call_id in present}
+
+
+def _step_of(state: Mapping[str, Any], call_id: str | None) -> str | None:
+    """The id of the model message that issued ``call_id`` (its parallel siblings share it)."""
+    messages = state.get("messages") or []
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, AIMessage) and any(c.get("id") == call_id for c in message.tool_calls):
+            return message.id or f"message-{index}"
+    return call_id
 
 
 def _call_parts(request: ToolCallRequest) -> tuple[str, dict[str, Any], str | None]:
@@ -441,19 +544,30 @@ def _noted(message: ToolMessage, text: str) -> ToolMessage:
 
 
 def _with_notes(
-    result: ToolMessage | Command[Any], call_id: str | None, text: str
+    result: ToolMessage | Command[Any], call_id: str | None, injection: Injection | None
 ) -> ToolMessage | Command[Any]:
-    """``result`` with ``text`` appended to the ``ToolMessage`` answering ``call_id``."""
-    if not text:
+    """``result`` with the notice appended to the ``ToolMessage`` answering ``call_id``.
+
+    Notices are recorded in the thread state (``NOTICES_KEY``) against the call,
+    so the result becomes a ``Command`` carrying the message and that record.
+    """
+    if injection is None:
         return result
+    given = {item.key: call_id or "" for item in injection.items if item.key}
     if isinstance(result, ToolMessage):
-        return _noted(result, text)
+        noted = _noted(result, injection.text)
+        return Command(update={"messages": [noted], NOTICES_KEY: given}) if given else noted
     messages = _command_messages(result)
     index = next((i for i, m in enumerate(messages) if _answers(m, call_id)), None)
     if index is None:
         return result
     edited: list[BaseMessage] = list(messages)
-    edited[index] = _noted(messages[index], text)
+    edited[index] = _noted(messages[index], injection.text)
     update = result.update
-    new_update: Any = {**update, "messages": edited} if isinstance(update, dict) else edited
+    if isinstance(update, dict):
+        new_update: Any = {**update, "messages": edited}
+        if given:
+            new_update[NOTICES_KEY] = _merge_notices(update.get(NOTICES_KEY), given)
+    else:
+        new_update = edited
     return dataclasses.replace(result, update=new_update)

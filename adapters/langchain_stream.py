@@ -5,12 +5,19 @@ A callback handler with ``raise_error=True`` sees each streamed chunk (v1
 into text, reasoning and tool-call deltas, feeds ``session.watch`` and asks
 ``session.route`` what to do: a ``retry`` raises ``StreamInterrupt``, which
 stops the model call so the middleware can call it again with the rule.
+
+The handler reaches the model call through LangChain's configure hooks (a
+context variable ``watching`` sets around the call), never by copying the
+model: a model that keeps state on its instance (``FakeMessagesListChatModel``
+counts its replies there) must see the same instance on every call.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +30,24 @@ try:
     from langchain_core.callbacks import AsyncCallbackHandler, BaseCallbackHandler
     from langchain_core.messages import AIMessageChunk
     from langchain_core.outputs import ChatGenerationChunk
+    from langchain_core.tracers.context import register_configure_hook
 except ImportError as exc:  # pragma: no cover - exercised by re-importing without langchain
     raise MissingDependencyError("langchain", "langchain") from exc
+
+# The watcher of the model call running in this context; LangChain adds it to
+# the callbacks of every run configured while it is set (local to that run).
+_WATCHER: ContextVar[BaseCallbackHandler | None] = ContextVar("ruleweave_stream_watcher", default=None)
+register_configure_hook(_WATCHER, False)
+
+
+@contextmanager
+def watching(handler: BaseCallbackHandler) -> Iterator[None]:
+    """Watch the model calls made inside the block with ``handler`` (sync and async alike)."""
+    token = _WATCHER.set(handler)
+    try:
+        yield
+    finally:
+        _WATCHER.reset(token)
 
 class StreamInterrupt(Exception):
     """Raised from the model's stream callback to abort it; caught by ``wrap_model_call``.
@@ -159,11 +182,12 @@ class _Deltas:
 
 
 class Watch:
-    """One model call's stream: its deltas, and the session that routes its hits."""
+    """One model call's stream: its deltas, the session that routes its hits, whether any came."""
 
     def __init__(self, session: RuleSession) -> None:
         self.session = session
         self.deltas = _Deltas()
+        self.streamed = False
 
 
 class StreamWatcher(BaseCallbackHandler):
@@ -178,6 +202,7 @@ class StreamWatcher(BaseCallbackHandler):
     def _feed(self, deltas: Iterator[_Delta]) -> None:
         session = self._watch.session
         for d in deltas:
+            self._watch.streamed = True
             hit = session.watch(d.source, d.text, tool=d.tool, call_id=d.call_id, args=d.args)
             if hit is not None and session.route(hit).action is TtsrAction.RETRY:
                 raise StreamInterrupt(hit)
@@ -203,6 +228,7 @@ class AsyncStreamWatcher(AsyncCallbackHandler):
     async def _feed(self, deltas: Iterator[_Delta]) -> None:
         session = self._watch.session
         for d in deltas:
+            self._watch.streamed = True
             hit = await session.awatch(d.source, d.text, tool=d.tool, call_id=d.call_id, args=d.args)
             if hit is not None and (await session.aroute(hit)).action is TtsrAction.RETRY:
                 raise StreamInterrupt(hit)

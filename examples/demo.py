@@ -39,8 +39,10 @@ def main() -> None:
     ruleset = RuleSet.load(config)
     parts = ruleset.prompt_parts()
     print(parts.text)
-    print(f"\n-- instructions: {parts.budget.used} of {parts.budget.limit} bytes; cut: "
+    print(f"\n-- prompt: {parts.budget.used} of {parts.budget.limit} bytes; cut: "
           f"{', '.join(f'{p} ({n} bytes)' for p, n in parts.budget.cut) or 'nothing'}")
+    for block in parts.budget.blocks:
+        print(f"-- {block.block}: {block.used} bytes")
 
     heading("3. a scripted session — which notice fires on which tool call")
     session = ruleset.session("demo", store=MemoryStore())
@@ -50,13 +52,32 @@ def main() -> None:
         if injection is None:
             print(f"call {number}: {tool} {target} -> nothing new")
             continue
-        names = ", ".join(f"{i.name} (via {i.glob or 'directory'})" for i in injection.items)
+        names = ", ".join(_how(i.kind, i.name, i.glob) for i in injection.items)
         print(f"call {number}: {tool} {target} -> {names}")
         for line in injection.text.splitlines()[:3]:
             print(f"    | {line}")
+        listing = [line for line in injection.text.splitlines() if line.startswith("- rule://")]
+        for line in listing:
+            print(f"    | … {line}")
     print("\nThe second touch of a rule's files fires nothing: each notice comes once per session.")
-    doc = session.resolve("rule://release-notes")
-    print(f"\nrule://release-notes -> {doc.content.splitlines()[0]}")
+    for uri in ("rule://release-notes", "rule://services/api:api-errors"):
+        print(f"\n{uri} -> {session.resolve(uri).content.splitlines()[0]}")
+    print(NEXT)
+
+
+NEXT = """
+What to try next:
+  .venv/bin/ruleweave scan --cwd YOUR_PROJECT           the rules your repository already has
+  .venv/bin/ruleweave prompt --cwd YOUR_PROJECT         what a session adds to the prompt, and its budget
+  .venv/bin/ruleweave explain --cwd YOUR_PROJECT PATH   which rules fire for a file, and why
+  .venv/bin/python examples/quickstart.py               the README's snippet, to copy into your agent loop
+  .venv/bin/python examples/custom_loop.py              a whole hand-written agent loop"""
+
+
+def _how(kind: str, name: str, glob: str | None) -> str:
+    if kind == "listing":
+        return f"the rule folder of {name}/ (listed as rule:// addresses)"
+    return f"{name} (via {glob or 'directory'})"
 
 
 if __name__ == "__main__":

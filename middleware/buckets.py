@@ -5,6 +5,11 @@ discovery; a rule with a usable ``condition``/``ast_condition`` → ttsr;
 ``always_apply`` → generic; an unscoped Claude rule → instructions; globs →
 scoped (also listed in ``<domain-rules>`` when it has a description);
 description only → rulebook; nothing → manual (``rule://`` only).
+
+A glob that can never match (an unclosed ``[``, braces expanding past the
+limit) is a warning naming the rule's file and the glob, for the rules whose
+globs decide when they fire (scoped, and TTSR path gates): such a rule would
+be listed as scoped and never fire.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ruleweave.echo import shown
+from ruleweave.globs import glob_problem
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule
 from ruleweave.ttsr.compile import CompiledRule, compile_rule
 
@@ -86,6 +93,8 @@ def assign(rules: Iterable[Rule]) -> Buckets:
                     )
                 )
         bucket = bucket_of(rule, is_ttsr)
+        if bucket in (Bucket.SCOPED, Bucket.TTSR):
+            warnings.extend(_glob_warnings(rule))
         groups[bucket].append(rule)
         by_rule[rule.name] = bucket
     return Buckets(
@@ -99,3 +108,18 @@ def assign(rules: Iterable[Rule]) -> Buckets:
         warnings=tuple(warnings),
         ttsr_compiled=tuple(compiled),
     )
+
+
+def _glob_warnings(rule: Rule) -> list[DiscoveryWarning]:
+    """One warning per glob of ``rule`` that can never match a path."""
+    out: list[DiscoveryWarning] = []
+    for glob in rule.globs:
+        problem = glob_problem(glob)
+        if problem is not None:
+            out.append(
+                DiscoveryWarning(
+                    path=rule.path, provider=rule.source.provider,
+                    message=f"rule {shown(rule.name)}: glob {shown(glob)} {problem}, so it never matches",
+                )
+            )
+    return out

@@ -55,13 +55,27 @@ class RuleweaveConfig(BaseModel):
         ruleweave_home: ruleweave's own user dir (default ``~/.ruleweave``).
         disabled_providers: Provider ids to skip.
         disabled_rules: Rule names to drop.
-        builtin_rules: Keep the rules shipped with ruleweave.
+        builtin_rules: The rules shipped with ruleweave: off by default (a repository
+            speaks for itself); ``True`` for all of them, or a list of their names.
+        tool_aliases: More tool names per kind of tool (``{"edit": ("patch_file",)}``),
+            over ``ruleweave.tool_names.DEFAULT_TOOL_ALIASES``: TTSR scopes and steering
+            match every alias of a kind.
+        ignored_dirs: Directory names never read for nested rule folders and
+            instruction files, besides those the repository's ``.gitignore`` files
+            ignore (and ``node_modules``, ``.venv``, ``venv``, ``site-packages``,
+            ``__pypackages__``, ``.tox`` when it has none).
         max_rule_bytes: Cap on one rule's body; longer bodies are cut.
         max_rule_files: Cap on rule files read from one provider root.
         max_file_bytes: Cap on the bytes read from any one file.
         symlinks: Symbolic-link policy (see ``SymlinkPolicy``).
         instruction_files: Instruction file names looked up in each walk dir.
-        instructions_max_bytes: Byte budget of the instruction blob.
+        instructions_max_bytes: Byte cap of the instruction blob.
+        generic_max_bytes: Byte cap of the ``<generic-rules>`` block (default: none of its own).
+        domain_max_bytes: Byte cap of the ``<domain-rules>`` listing (default: none of its own).
+        prompt_max_bytes: Byte budget of the whole prompt contribution (blob, ``<generic-rules>``,
+            ``<domain-rules>``), shared max-min fairly by the three after their own caps.
+        notice_max_bytes: Byte budget of one after-tool notice, shared max-min fairly by its
+            rules and files (the default stays under Claude Code's 10,000-character hook limit).
         import_max_depth: Nesting limit of ``@path`` imports.
         allow_outside_imports: Let ``@path`` imports leave the project.
         custom_system_prompt: The caller's own system prompt, for dedup.
@@ -82,6 +96,10 @@ class RuleweaveConfig(BaseModel):
             default: one ``MemoryStore`` per loaded rule set.
         ttsr_retries: How many times one turn's model calls may be retried after
             streamed rules interrupt them; once spent, hits become reminders.
+        max_globs_per_rule: Cap on one rule's globs, each brace alternative counted
+            (``*.{ts,tsx}`` is two); the rest are dropped with a warning naming the file.
+        max_globs_total: Cap on the globs of all rules of one discovery, counted the
+            same way, in precedence order; past it, globs are dropped with a warning.
     """
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
@@ -94,13 +112,19 @@ class RuleweaveConfig(BaseModel):
     ruleweave_home: Path | None = None
     disabled_providers: frozenset[str] = frozenset()
     disabled_rules: frozenset[str] = frozenset()
-    builtin_rules: bool = True
+    builtin_rules: bool | tuple[str, ...] = False
+    ignored_dirs: tuple[str, ...] = ()
+    tool_aliases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     max_rule_bytes: int = Field(default=32 * 1024, gt=0)
     max_rule_files: int = Field(default=64, gt=0)
     max_file_bytes: int = Field(default=256 * 1024, gt=0)
     symlinks: SymlinkPolicy = "within"
     instruction_files: tuple[str, ...] = DEFAULT_INSTRUCTION_FILES
     instructions_max_bytes: int = Field(default=32 * 1024, gt=0)
+    generic_max_bytes: int | None = Field(default=None, gt=0)
+    domain_max_bytes: int | None = Field(default=None, gt=0)
+    prompt_max_bytes: int = Field(default=48 * 1024, gt=0)
+    notice_max_bytes: int = Field(default=8 * 1024, gt=0)
     import_max_depth: int = Field(default=4, ge=0)
     allow_outside_imports: bool = False
     custom_system_prompt: str | None = None
@@ -113,6 +137,8 @@ class RuleweaveConfig(BaseModel):
     steering_tools: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     store: SessionStore | str | None = None
     ttsr_retries: int = Field(default=2, ge=0)
+    max_globs_per_rule: int = Field(default=256, gt=0)
+    max_globs_total: int = Field(default=20_000, gt=0)
 
     def __init__(self, **data: Any) -> None:
         """Build the config; a bad value is a ``ConfigError`` naming the option.

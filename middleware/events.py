@@ -72,7 +72,7 @@ EVENTS: Mapping[str, EventSpec] = MappingProxyType(
                 instructions_bytes="The instruction blob's size.",
                 generic_rules="Names in <generic-rules>.",
                 domain_rules="Names in <domain-rules>.",
-                budget_cut="[path, bytes dropped] per cut instruction file.",
+                budget_cut="[path, bytes dropped] per instruction file or rule the prompt budget cut.",
                 options="The options that shape rules and prompts (replay rebuilds the config).",
             ),
             _spec(
@@ -90,7 +90,11 @@ EVENTS: Mapping[str, EventSpec] = MappingProxyType(
             _spec(
                 "tool_touch", "after_tool_call() read a call's paths (logged only when a sink is on).",
                 tool="The tool's name.",
-                args="The decoded arguments, long strings cut to 4,096 characters.",
+                args=(
+                    "The decoded arguments as plain JSON, bounded (echo.loggable): strings cut at "
+                    "4,096 characters, containers at 256 items and 8 levels, 4,096 values in all; "
+                    "each cut, and each value JSON cannot hold, marked '[ruleweave: …]'."
+                ),
                 paths="Touched paths, relative to the project when inside it.",
                 injected="Names of the notices this call won.",
             ),

@@ -7,9 +7,15 @@
    non-mapping is ``{}``; keys are folded to snake case, so ``always-apply``,
    ``alwaysApply`` and ``always_apply`` are one key.
 4. On a YAML error the block is retried once with plain values containing
-   ``": "`` quoted, then parsed key by key: each key's value (with its
-   indented continuation lines) is parsed alone, and kept as the raw trimmed
-   string when that fails too. A warning names the line.
+   ``": "`` quoted (when there are any), then parsed key by key: each key's
+   value (with its indented continuation lines) is parsed alone, and kept as
+   the raw trimmed string when that fails too. A warning names the line.
+
+Most blocks are flat ``key: value`` lines; ``simple_mapping`` reads those
+without building a YAML parser (PyYAML's C loader still costs tens of µs
+a block), giving exactly what the loader gives — values are resolved with
+the loader's own implicit-resolver table — and declines anything else, which
+then goes to the loader.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -37,6 +44,24 @@ _Yaml12Loader.add_implicit_resolver(
     re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
     list("tTfF"),
 )
+
+_RESOLVERS: dict[str, list[tuple[str, re.Pattern[str]]]] = _Yaml12Loader.yaml_implicit_resolvers
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+# A flat line: an ASCII key, a colon, and nothing or blanks and a value.
+_SIMPLE_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
+# Characters a plain scalar may not start with (YAML indicators), or any blank.
+_PLAIN_START = frozenset("-?:,[]{}#&*!|>'\"%@` \t")
+_SINGLE_QUOTED = re.compile(r"'((?:[^']|'')*)' *")
+_DOUBLE_QUOTED = re.compile(r'"([^"\\]*)" *')
+_QUOTED_ITEM = r"""(?:'(?:[^']|'')*'|"[^"\\]*")"""
+_FLOW_LIST = re.compile(rf"\[ *(?:{_QUOTED_ITEM}(?: *, *{_QUOTED_ITEM})* *,? *)?\] *")
+_FLOW_ITEM = re.compile(_QUOTED_ITEM)
+# What PyYAML's reader refuses outright (in ASCII text: the C0 controls but tab and newlines, DEL).
+_NON_PRINTABLE_ASCII = re.compile("[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]")
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+_UNRESOLVED = object()
+# Tabs, and what PyYAML reads as line breaks: a one-line value holding one is left to YAML.
+_AWKWARD = re.compile("[\t\n\r\x85\u2028\u2029]")
 
 _KEY_LINE = re.compile(r"^([\w-]+):\s*(.*)$")
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
@@ -63,13 +88,90 @@ class Frontmatter:
 
 def snake_key(key: object) -> str:
     """``alwaysApply`` / ``always-apply`` / ``always_apply`` → ``always_apply``."""
-    text = str(key).strip()
-    return _CAMEL.sub(r"_\1", text).replace("-", "_").lower()
+    return _snake(key) if isinstance(key, str) else _snake(str(key))
+
+
+@lru_cache(maxsize=1024)
+def _snake(key: str) -> str:
+    # A bounded per-process cache: frontmatter repeats a handful of keys in every file.
+    return _CAMEL.sub(r"_\1", key.strip()).replace("-", "_").lower()
 
 
 def yaml_load(text: str) -> Any:
     """Parse YAML with YAML 1.2 booleans; raises ``yaml.YAMLError`` (or ValueError)."""
     return yaml.load(text, Loader=_Yaml12Loader)
+
+
+def _resolved(value: str) -> Any:
+    """A one-line value as the YAML loader reads it, or ``_UNRESOLVED`` when unsure.
+
+    Plain text resolves through the loader's implicit-resolver table (so a number,
+    a date or ``null`` is left to the loader); quoted strings and flow lists of
+    quoted strings are read directly.
+    """
+    if not value:
+        return None
+    first = value[0]
+    if first == "'":
+        match = _SINGLE_QUOTED.fullmatch(value)
+        return _UNRESOLVED if match is None else match.group(1).replace("''", "'")
+    if first == '"':
+        match = _DOUBLE_QUOTED.fullmatch(value)
+        return _UNRESOLVED if match is None else match.group(1)
+    if first == "[":
+        if _FLOW_LIST.fullmatch(value) is None:
+            return _UNRESOLVED
+        return [
+            item[1:-1].replace("''", "'") if item[0] == "'" else item[1:-1]
+            for item in _FLOW_ITEM.findall(value)
+        ]
+    if first in _PLAIN_START or _AWKWARD.search(value) is not None or ": " in value or " #" in value:
+        return _UNRESOLVED
+    text = value.rstrip(" ")
+    if text.endswith(":"):
+        return _UNRESOLVED
+    for tag, regexp in _RESOLVERS.get(first, ()):
+        if regexp.match(text):
+            return text.lower() == "true" if tag == _BOOL_TAG else _UNRESOLVED
+    return text
+
+
+def simple_mapping(block: str) -> dict[str, Any] | None:
+    """A block of flat ``key: value`` lines, read as the YAML loader would, or ``None``.
+
+    Only lines the loader reads unambiguously are taken: an ASCII key that is not
+    itself a YAML keyword, then a plain, single- or double-quoted (no escapes)
+    value or a flow list of quoted strings; blank lines and comment lines are
+    skipped. Anything else (indentation, anchors, block scalars, numbers, dates,
+    a ``": "`` or ``" #"`` inside a value) gives ``None``: parse with YAML.
+
+    Args:
+        block: The frontmatter block (``\\n`` line endings).
+
+    Returns:
+        The mapping, keys as written; or ``None`` when the block is not that simple.
+    """
+    printable = _NON_PRINTABLE_ASCII if block.isascii() else _NON_PRINTABLE
+    if printable.search(block) is not None:
+        return None
+    data: dict[str, Any] = {}
+    for line in block.split("\n"):
+        if not line or line[0] == "#":
+            continue
+        match = _SIMPLE_LINE.fullmatch(line)
+        if match is None:
+            return None
+        key, raw = match.groups()
+        resolvers = _RESOLVERS.get(key[0])
+        if resolvers:
+            for _tag, regexp in resolvers:
+                if regexp.match(key):
+                    return None
+        value = _resolved(raw) if raw else None
+        if value is _UNRESOLVED:
+            return None
+        data[key] = value
+    return data
 
 
 def _as_mapping(value: Any) -> dict[str, Any]:
@@ -92,6 +194,11 @@ def _quote_colon_values(block: str) -> str:
 
 
 def _parse_value(raw: str) -> Any:
+    value = _resolved(raw)
+    if value is not _UNRESOLVED:
+        return value
+    if raw.startswith("*"):
+        return None  # an alias, and a value parsed alone defines no anchors: an error
     try:
         return yaml_load(raw)
     except Exception:
@@ -172,6 +279,9 @@ def parse(text: str) -> Frontmatter:
         return Frontmatter({}, body, False)
     if not block.strip():
         return Frontmatter({}, body, True)
+    simple = simple_mapping(block)
+    if simple is not None:
+        return Frontmatter(_as_mapping(simple), body, True)
     try:
         return Frontmatter(_as_mapping(yaml_load(block)), body, True)
     except Exception as exc:
@@ -179,10 +289,13 @@ def parse(text: str) -> Frontmatter:
         # +2: the opening '---' line, and YAML marks are 0-based.
         file_line = 1 if line is None else line + 2
         reason = str(getattr(exc, "problem", None) or exc.__class__.__name__)
-    try:
-        repaired = _as_mapping(yaml_load(_quote_colon_values(block)))
-    except Exception:
-        repaired = None
+    repaired = None
+    quoted = _quote_colon_values(block)
+    if quoted != block:  # the same block would fail the same way
+        try:
+            repaired = _as_mapping(yaml_load(quoted))
+        except Exception:
+            repaired = None
     if repaired is not None:
         note = f"frontmatter is not valid YAML ({reason}); values containing ': ' were quoted"
         return Frontmatter(repaired, body, True, ((file_line, note),))

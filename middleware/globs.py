@@ -8,47 +8,34 @@ whose braces expand to more than wcmatch's limit of alternatives.
 A glob is tried against three spellings of a path: relative to the project
 root, absolute, and the bare file name (seed 001).
 
-``GlobIndex`` files globs by the literal suffix or file name their last
-segment demands and by their literal directory prefix, so one lookup tests
-only the few globs that can match; each glob's regex is compiled the first
-time a lookup needs it, so building the index costs no compilation.
+``GlobIndex`` files each brace alternative by what its last segment demands
+(``glob_shapes``): a literal name, a literal suffix (an extension,
+``_test.go``, ``Controller.java``), a literal prefix (``test_``, ``Dockerfile``),
+or nothing; then by where its directory part lets a path be (anywhere, under
+or directly in a literal directory, below a directory of a given name). A
+lookup visits only the groups that the path's name, ancestors and directory
+names select; in a group, what the key leaves open is decided with string
+tests, one combined RE2 set over the basename regexes, and, for the few
+globs with wildcards in their directory part, wcmatch's regex (behind a
+combined RE2 prefilter once a group holds many). A group compiles on first
+use, so loading a usual rule set compiles nothing; only a group of dozens
+of such globs builds its combined set with the index, so that no tool call
+pays for thousands of translations.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-import bracex
-from wcmatch import glob as wcglob
+from ruleweave.glob_match import Group, GroupEntry, Probe
+from ruleweave.glob_shapes import FLAGS, Shape, alternatives, is_malformed, shape_of, translate
 
-FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB
-# A backslash escapes the next character; the index treats it as magic (no literal
-# prefix, suffix or name is read past it) so that only the compiled glob decides.
-_MAGIC = re.compile(r"[*?\[\\]")
-_SUFFIX_ONLY = re.compile(r"^\*(\.[^*?\[\]/{}\\]+)$")
-_SLASHES = re.compile(r"/{2,}")
-_EXPANSION_LIMIT = 256
+__all__ = ["FLAGS", "GlobIndex", "PathSpellings", "compile_glob", "is_malformed", "matches"]
 
 K = TypeVar("K")
-
-
-def is_malformed(pattern: str) -> bool:
-    """A glob with a ``[`` that is never closed."""
-    depth_open = False
-    escaped = False
-    for char in pattern:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == "[":
-            depth_open = True
-        elif char == "]":
-            depth_open = False
-    return depth_open
 
 
 def _never(_: str) -> bool:
@@ -56,15 +43,24 @@ def _never(_: str) -> bool:
 
 
 def compile_glob(pattern: str) -> Callable[[str], bool]:
-    """A predicate testing one path spelling against ``pattern``."""
+    """A predicate testing one path spelling against ``pattern`` (a whole-string match, like wcmatch).
+
+    Args:
+        pattern: One glob of the product's dialect.
+
+    Returns:
+        The predicate; a malformed glob's matches nothing.
+    """
     if not pattern or is_malformed(pattern):
         return _never
-    try:
-        include, _exclude = wcglob.translate(pattern, flags=FLAGS)
-    except Exception:
+    expanded = alternatives(pattern)
+    if expanded is None:
         return _never
-    regex = re.compile("|".join(f"(?:{part})" for part in include))
-    return lambda path: regex.match(path) is not None
+    parts = [regex for regex in (translate(alt) for alt in expanded) if regex is not None]
+    if not parts:
+        return _never
+    regex = re.compile(parts[0] if len(parts) == 1 else "|".join(f"(?:{part})" for part in parts))
+    return lambda path: regex.fullmatch(path) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +79,10 @@ class PathSpellings:
 
     @classmethod
     def of(cls, path: str, root_prefix: str) -> PathSpellings:
-        """The spellings of an absolute, normalised path (string work only: a hot path).
+        """The spellings of an absolute path (string work only: a hot path).
+
+        A path that is not normalised (``//``, ``.`` or ``..`` segments, a
+        trailing ``/``) is normalised first, as the index expects.
 
         Args:
             path: The path.
@@ -92,8 +91,23 @@ class PathSpellings:
         Returns:
             The spellings; ``relative`` is ``None`` outside the project.
         """
+        if "//" in path or "/./" in path or "/../" in path or path.endswith(("/", "/.", "/..")):
+            path = _normalised(path)
         inside = path.startswith(root_prefix) and len(path) > len(root_prefix)
         return cls(path[len(root_prefix) :] if inside else None, path, path.rsplit("/", 1)[-1])
+
+
+def _normalised(path: str) -> str:
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(part)
+    return ("/" if path.startswith("/") else "") + "/".join(parts)
 
 
 def matches(pattern: str, path: PathSpellings) -> bool:
@@ -102,172 +116,212 @@ def matches(pattern: str, path: PathSpellings) -> bool:
     return any(test(s) for s in (path.relative, path.absolute, path.name) if s is not None)
 
 
-@dataclass(slots=True)
-class _Entry(Generic[K]):
-    pattern: str
-    alternative: str
-    prefix: str
-    keys: list[K] = field(default_factory=list)
-    test: Callable[[str], bool] | None = None
+class _Entry(GroupEntry, Generic[K]):
+    """One brace alternative of one glob, with every key that carries the glob."""
 
-    def check(self, path: PathSpellings) -> bool:
-        if self.test is None:
-            self.test = compile_glob(self.alternative)
-        test = self.test
-        if self.prefix and not self.prefix.startswith("/"):
-            # A literal relative directory prefix can only match the relative spelling.
-            rel = path.relative
-            return rel is not None and rel.startswith(self.prefix) and test(rel)
-        if path.relative is not None and test(path.relative):
-            return True
-        name_ok = "\\" in self.alternative or "/" not in self.alternative.lstrip("*/")
-        return test(path.absolute) or (name_ok and test(path.name))
+    __slots__ = ("keys", "pattern")
+
+    def __init__(self, order: int, pattern: str, shape: Shape) -> None:
+        super().__init__(order, shape)
+        self.pattern = pattern
+        self.keys: list[K] = []
 
 
-@dataclass(slots=True)
 class _Bucket(Generic[K]):
-    """Entries sharing a last-segment key, split by literal relative directory prefix."""
+    """The groups of one key: by directory mode, and by the directory they name."""
 
-    anchored: dict[str, list[_Entry[K]]] = field(default_factory=dict)
-    floating: list[_Entry[K]] = field(default_factory=list)
+    __slots__ = ("child", "floating", "seg_child", "seg_under", "under")
+
+    def __init__(self) -> None:
+        self.floating: Group[_Entry[K]] | None = None
+        self.under: dict[str, Group[_Entry[K]]] = {}
+        self.child: dict[str, Group[_Entry[K]]] = {}
+        self.seg_child: dict[str, Group[_Entry[K]]] = {}
+        self.seg_under: dict[str, Group[_Entry[K]]] = {}
 
     def add(self, entry: _Entry[K]) -> None:
-        if entry.prefix and not entry.prefix.startswith("/"):
-            self.anchored.setdefault(entry.prefix, []).append(entry)
+        shape = entry.shape
+        mode = shape.dir_mode
+        if mode in ("float", "everything") or (mode == "generic" and not _relative(shape.directory)):
+            if self.floating is None:
+                self.floating = Group()
+            self.floating.add(entry)
+            return
+        if mode in ("under", "all_under", "generic"):
+            # A generic alternative with a literal relative prefix can only match paths under it.
+            table, slot = self.under, shape.directory
+        elif mode == "child":
+            table, slot = self.child, shape.directory
+        elif mode == "seg_child":
+            table, slot = self.seg_child, shape.directory[:-1].rsplit("/", 1)[-1]
         else:
-            self.floating.append(entry)
+            # seg_under / seg_all_under: filed under the longest directory name (the likeliest rare).
+            table, slot = self.seg_under, max(reversed(shape.directory[:-1].split("/")), key=len)
+        group = table.get(slot)
+        if group is None:
+            group = table[slot] = Group()
+        group.add(entry)
 
-    def candidates(self, ancestors: list[str]) -> list[_Entry[K]]:
-        out = list(self.floating)
-        if self.anchored:
+    def seal(self) -> None:
+        if self.floating is not None:
+            self.floating.seal()
+        for table in (self.under, self.child, self.seg_child, self.seg_under):
+            for group in table.values():
+                group.seal()
+
+    def collect(self, probe: Probe, out: list[_Entry[K]]) -> None:
+        if self.floating is not None:
+            self.floating.collect(probe, out)
+        ancestors = probe.ancestors
+        if self.under and ancestors:
             for prefix in ancestors:
-                found = self.anchored.get(prefix)
-                if found:
-                    out.extend(found)
-        return out
+                group = self.under.get(prefix)
+                if group is not None:
+                    group.collect(probe, out)
+        if self.child and ancestors:
+            group = self.child.get(ancestors[-1])
+            if group is not None:
+                group.collect(probe, out)
+        if self.seg_child:
+            group = self.seg_child.get(probe.parent_name)
+            if group is not None:
+                group.collect(probe, out)
+        if self.seg_under:
+            for dir_name in probe.directory_names():
+                group = self.seg_under.get(dir_name)
+                if group is not None:
+                    group.collect(probe, out)
 
 
-_ONE_GROUP = re.compile(r"^([^{}\\]*)\{([^{}\\]*,[^{}\\]*)\}([^{}\\]*)$")
-
-
-def _alternatives(pattern: str) -> list[str]:
-    if "{" not in pattern:
-        return [pattern]
-    simple = _ONE_GROUP.match(pattern)
-    if simple is not None and ".." not in simple.group(2):
-        # The common `*.{ts,tsx}`: one flat group, no escapes or ranges. bracex
-        # gives the same list, at many times the cost on a 1,000-rule load.
-        head, tail = simple.group(1), simple.group(3)
-        return list(dict.fromkeys(head + alt + tail for alt in simple.group(2).split(",")))
-    try:
-        # keep_escapes: an escaped brace or comma must reach wcmatch still escaped.
-        expanded = bracex.expand(pattern, keep_escapes=True, limit=_EXPANSION_LIMIT)
-    except Exception:
-        return [pattern]
-    return list(dict.fromkeys(expanded)) or [pattern]
-
-
-def _literal_prefix(pattern: str) -> str:
-    magic = _MAGIC.search(pattern)
-    head = pattern if magic is None else pattern[: magic.start()]
-    slash = head.rfind("/")
-    # wcmatch reads ``a//b`` as ``a/b``; the prefix must too, or it never matches.
-    return _SLASHES.sub("/", head[: slash + 1]) if slash >= 0 else ""
-
-
-def _ancestors(relative: str | None) -> list[str]:
-    """``a/b/c.ts`` → ``["a/", "a/b/"]``: every literal prefix an anchored glob can have."""
-    if not relative:
-        return []
-    out = []
-    index = relative.find("/")
-    while index >= 0:
-        out.append(relative[: index + 1])
-        index = relative.find("/", index + 1)
-    return out
-
-
-def _suffixes(name: str) -> list[str]:
-    """``a.gen.ts`` → ``[".gen.ts", ".ts"]``: every literal suffix a ``*.x`` glob can demand."""
-    out = []
-    index = name.find(".")
-    while index >= 0:
-        out.append(name[index:])
-        index = name.find(".", index + 1)
-    return out
+def _relative(directory: str) -> bool:
+    return bool(directory) and not directory.startswith("/")
 
 
 class GlobIndex(Generic[K]):
     """Many globs, each carrying keys (e.g. rule names), matched against a path.
 
-    Each glob alternative (braces expanded) is filed by what its last
-    segment demands — a literal suffix (``*.gen.ts`` → ``.gen.ts``), a
-    literal file name (``Dockerfile``) or nothing — and then by its literal
-    directory prefix (``services/api/``). A lookup visits only the buckets
-    of the path's suffixes, name and ancestor directories, so its cost
-    follows the globs that could match, not the number of globs.
+    Each brace alternative is filed by the literal its last segment demands —
+    a file name, a suffix or a prefix, looked up by hash from the path's name
+    — and then by where its directory part lets a path be, so a lookup's cost
+    follows the globs that could match, not the number of globs; what a key
+    leaves open is settled in one combined matcher per group.
 
     Args:
         items: ``(key, glob)`` pairs; a glob may carry several keys.
     """
 
     def __init__(self, items: Iterable[tuple[K, str]]) -> None:
-        self._by_suffix: dict[str, _Bucket[K]] = {}
-        self._by_name: dict[str, _Bucket[K]] = {}
+        self._names: dict[str, _Bucket[K]] = {}
+        self._suffixes: dict[str, _Bucket[K]] = {}
+        self._prefixes: dict[str, _Bucket[K]] = {}
         self._rest: _Bucket[K] = _Bucket()
-        self._order: dict[int, int] = {}
         entries: dict[tuple[str, str], _Entry[K]] = {}
+        expansions: dict[str, list[str] | None] = {}
         for key, pattern in items:
             if not pattern or is_malformed(pattern):
                 continue
-            for alternative in _alternatives(pattern):
+            if pattern in expansions:
+                expanded = expansions[pattern]
+            else:
+                expanded = expansions[pattern] = alternatives(pattern)
+            if expanded is None:
+                continue
+            for alternative in expanded:
                 entry = entries.get((pattern, alternative))
                 if entry is None:
-                    entry = _Entry(pattern, alternative, _literal_prefix(alternative))
+                    entry = _Entry(len(entries), pattern, shape_of(alternative))
                     entries[(pattern, alternative)] = entry
-                    self._order[id(entry)] = len(self._order)
                     self._place(entry)
                 if key not in entry.keys:
                     entry.keys.append(key)
         self.size = len(entries)
+        for bucket in (self._rest, *self._names.values(), *self._suffixes.values(), *self._prefixes.values()):
+            bucket.seal()
+        self._suffix_lengths = sorted({len(key) for key in self._suffixes}, reverse=True)
+        self._prefix_lengths = sorted({len(key) for key in self._prefixes}, reverse=True)
 
     def _place(self, entry: _Entry[K]) -> None:
-        last = entry.alternative.rstrip("/").rsplit("/", 1)[-1]
-        suffix = _SUFFIX_ONLY.match(last)
-        if suffix is not None:
-            self._by_suffix.setdefault(suffix.group(1), _Bucket()).add(entry)
-        elif last and _MAGIC.search(last) is None and "{" not in last:
-            self._by_name.setdefault(last, _Bucket()).add(entry)
+        shape = entry.shape
+        kind = shape.key_kind
+        if kind == "name":
+            table = self._names
+        elif kind == "suffix":
+            table = self._suffixes
+        elif kind == "prefix":
+            table = self._prefixes
         else:
             self._rest.add(entry)
+            return
+        bucket = table.get(shape.key)
+        if bucket is None:
+            bucket = table[shape.key] = _Bucket()
+        bucket.add(entry)
 
     def lookup(self, path: PathSpellings) -> list[tuple[K, str]]:
         """Every ``(key, glob)`` whose glob matches a spelling of ``path``, in index order.
 
         Args:
-            path: The path's three spellings.
+            path: The path's three spellings (normalised, as ``PathSpellings.of`` makes them).
 
         Returns:
             Matching pairs, each key at most once (with the first glob that matched).
         """
-        ancestors = _ancestors(path.relative)
-        candidates = self._rest.candidates(ancestors)
-        by_name = self._by_name.get(path.name)
-        if by_name is not None:
-            candidates += by_name.candidates(ancestors)
-        for suffix in _suffixes(path.name):
-            bucket = self._by_suffix.get(suffix)
-            if bucket is not None:
-                candidates += bucket.candidates(ancestors)
-        if len(candidates) > 1:
-            order = self._order
-            candidates.sort(key=lambda entry: order[id(entry)])
+        probe = Probe(path)
+        found: list[_Entry[K]] = []
+        name = path.name
+        self._rest.collect(probe, found)
+        bucket = self._names.get(name)
+        if bucket is not None:
+            bucket.collect(probe, found)
+        size = len(name)
+        suffixes = self._suffixes
+        for length in self._suffix_lengths:
+            if length <= size:
+                bucket = suffixes.get(name[-length:])
+                if bucket is not None:
+                    bucket.collect(probe, found)
+        prefixes = self._prefixes
+        for length in self._prefix_lengths:
+            if length <= size:
+                bucket = prefixes.get(name[:length])
+                if bucket is not None:
+                    bucket.collect(probe, found)
+        if not found:
+            return []
+        if len(found) > 1:
+            found.sort(key=_order)
         out: list[tuple[K, str]] = []
         seen: set[K] = set()
-        for entry in candidates:
-            if entry.check(path):
-                for key in entry.keys:
-                    if key not in seen:
-                        seen.add(key)
-                        out.append((key, entry.pattern))
+        for entry in found:
+            for key in entry.keys:
+                if key not in seen:
+                    seen.add(key)
+                    out.append((key, entry.pattern))
         return out
+
+
+def _order(entry: GroupEntry) -> int:
+    """The sort key that puts matches in index order."""
+    return entry.order
+
+
+def glob_problem(pattern: str) -> str | None:
+    """Why ``pattern`` can never match a path (one phrase), or ``None`` when it can.
+
+    Args:
+        pattern: One glob of the product's dialect.
+
+    Returns:
+        ``is empty``, ``has a '[' that is never closed``, or ``expands to more than
+        N alternatives``; such a glob matches nothing, so a rule scoped by it never fires.
+    """
+    if not pattern:
+        return "is empty"
+    if is_malformed(pattern):
+        return "has a '[' that is never closed"
+    if "{" in pattern and alternatives(pattern) is None:
+        from ruleweave.glob_shapes import EXPANSION_LIMIT
+
+        return f"expands to more than {EXPANSION_LIMIT} alternatives"
+    return None
+

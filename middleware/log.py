@@ -9,6 +9,10 @@ Events go to two sinks, both cheap when off (plus, in tests,
 * with ``RuleweaveConfig(event_log=PATH)``, a JSON-lines file: one object
   per line, keys sorted, flushed after every event, written under a lock so
   parallel tool calls never interleave lines. ``ruleweave replay`` reads it.
+  Only a regular file is appended to, opened without blocking: a directory,
+  a FIFO, a device, an unwritable path or one holding a NUL byte leaves
+  ``EventLog.problem`` set (the rule set reports it as a warning) and events
+  go to no file, instead of failing or hanging the load.
 
 structlog is imported only when a sink is on, so a hook process that logs
 nothing does not pay for it. Writing an event never raises into the agent:
@@ -19,6 +23,8 @@ logger and the session goes on.
 from __future__ import annotations
 
 import logging
+import os
+import stat
 import threading
 import time
 from functools import cached_property
@@ -52,14 +58,34 @@ class LibraryLogger:
         )
 
     def info(self, event: str, **fields: Any) -> None:
-        """Log at INFO when the stdlib logger is enabled for it."""
-        if self._stdlib.isEnabledFor(logging.INFO):
+        """Log at INFO when a handler would receive it (structlog is imported only then)."""
+        if has_sink(self._stdlib, logging.INFO):
             self._bound.info(event, **fields)
 
     def warning(self, event: str, **fields: Any) -> None:
-        """Log at WARNING when the stdlib logger is enabled for it."""
-        if self._stdlib.isEnabledFor(logging.WARNING):
+        """Log at WARNING when a handler would receive it (structlog is imported only then)."""
+        if has_sink(self._stdlib, logging.WARNING):
             self._bound.warning(event, **fields)
+
+
+def has_sink(logger: logging.Logger, level: int) -> bool:
+    """Whether a record at ``level`` would reach a handler other than a ``NullHandler``.
+
+    ``isEnabledFor`` alone is true for warnings in a process that configured no
+    logging at all (the root logger's level); rendering a record nobody handles
+    would import structlog for nothing.
+    """
+    if not logger.isEnabledFor(level):
+        return False
+    current: logging.Logger | None = logger
+    while current is not None:
+        for handler in current.handlers:
+            if level >= handler.level and not isinstance(handler, logging.NullHandler):
+                return True
+        if not current.propagate:
+            return False
+        current = current.parent
+    return False
 
 
 _events_log = LibraryLogger(EVENTS_LOGGER)
@@ -98,8 +124,17 @@ class _LockedLineFile:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # A lone surrogate (a non-UTF-8 file name) is escaped, never an error.
-        self._file: IO[str] = path.open("a", encoding="utf-8", errors="backslashreplace")
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
+        fd = os.open(path, flags, 0o644)  # a FIFO without a reader fails here (ENXIO), never blocks
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(f"{path} is not a regular file")
+            os.set_blocking(fd, True)
+            # A lone surrogate (a non-UTF-8 file name) is escaped, never an error.
+            self._file: IO[str] = os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace")
+        except BaseException:
+            os.close(fd)
+            raise
         self._lock = threading.Lock()
 
     def msg(self, message: str) -> None:
@@ -126,10 +161,17 @@ class EventLog:
         self._file: _LockedLineFile | None = None
         self._json: Any = None
         self._failed = False
+        self.problem: str | None = None
+        """Why ``path`` is not written to (one sentence), or ``None``."""
         if path is not None:
+            try:
+                self._file = _LockedLineFile(path)
+            except (OSError, ValueError) as exc:
+                reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+                self.problem = f"cannot be opened for appending ({reason}); events are written to no file"
+                return
             import structlog
 
-            self._file = _LockedLineFile(path)
             self._json = structlog.wrap_logger(
                 self._file,
                 processors=[structlog.processors.JSONRenderer(sort_keys=True, ensure_ascii=False)],
@@ -138,7 +180,7 @@ class EventLog:
     @property
     def enabled(self) -> bool:
         """Whether any sink would record an event (lets callers skip building fields)."""
-        return self._json is not None or bool(_captures) or _events.isEnabledFor(logging.INFO)
+        return self._json is not None or bool(_captures) or has_sink(_events, logging.INFO)
 
     def emit(self, event: str, **fields: Any) -> None:
         """Record one event; never raises (a no-op costing a level check when off)."""

@@ -8,6 +8,7 @@ agent throws at a long-running process.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -40,12 +41,17 @@ class LruCache(Generic[K, V]):
             return iter(list(self._data))
 
     def get(self, key: K) -> V | None:
-        """The value under ``key`` (now the most recent), or ``None``."""
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
+        """The value under ``key`` (now the most recent), or ``None``.
+
+        Lock-free: each ``OrderedDict`` call is atomic under the GIL, and a key
+        evicted between the two calls only loses its move to the end.
+        """
+        data = self._data
+        value = data.get(key)
+        if value is not None:
+            with contextlib.suppress(KeyError):
+                data.move_to_end(key)
+        return value
 
     def setdefault(self, key: K, value: V) -> V:
         """The value under ``key`` if present, else ``value`` stored; the least recent may go."""

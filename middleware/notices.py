@@ -26,13 +26,17 @@ from ruleweave.conditions import Condition, compile_condition
 from ruleweave.config import RuleweaveConfig
 from ruleweave.globs import GlobIndex, PathSpellings
 from ruleweave.instructions import NestedInstructions
+from ruleweave.instructions.budget import Part, fit
+from ruleweave.nested_rules import NestedFolder, NestedRules
+from ruleweave.paths import real_inside
 from ruleweave.reading import read_text
 from ruleweave.rules import Rule
 from ruleweave.touch import TouchExtractors, parse_args, written_text
 from ruleweave.ttsr.watcher import TtsrHit
 
-NoticeKind = Literal["rule", "instructions"]
-"""A notice carries a scoped ``rule`` or a nested ``instructions`` file."""
+NoticeKind = Literal["rule", "instructions", "listing"]
+"""A notice carries a ``rule``, a nested ``instructions`` file, or the ``listing`` of a nested
+rule folder's description-only rules (as ``rule://`` addresses)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +66,13 @@ class Match:
         """The store key that makes this notice at-most-once per session.
 
         An instruction file is keyed by its path; a rule by its path and name, as
-        one source (a plugin's policy file) may hold several rules.
+        one source (a plugin's policy file) may hold several rules; a nested
+        folder's listing by its directory.
         """
         if self.kind == "instructions":
             return f"inject:{self.path}"
+        if self.kind == "listing":
+            return f"inject:{self.path}#rules"
         return f"inject:{rule_id(self.path, self.name)}"
 
     @property
@@ -105,13 +112,15 @@ class InjectionItem:
         trigger: The touched path (relative to the project when inside it); for
             ``ttsr``, the stream it matched in.
         glob: The glob that matched (rules only).
+        key: The notice's at-most-once key ('' for a ``ttsr`` reminder).
     """
 
-    kind: Literal["rule", "instructions", "ttsr"]
+    kind: Literal["rule", "instructions", "listing", "ttsr"]
     name: str
     path: str
     trigger: str
     glob: str | None
+    key: str = ""
 @dataclass(frozen=True, slots=True)
 class Injection:
     """What to append to a tool result.
@@ -135,6 +144,7 @@ class Notices:
         scoped: The scoped rules, in precedence order.
         nested: The nested instruction files lookup.
         extractors: Reads the paths a tool call names.
+        nested_rules: The nested rule folders lookup (default: none).
     """
 
     def __init__(
@@ -143,9 +153,11 @@ class Notices:
         scoped: Sequence[Rule],
         nested: NestedInstructions,
         extractors: TouchExtractors,
+        nested_rules: NestedRules | None = None,
     ) -> None:
         self.config = config
         self.nested = nested
+        self.nested_rules = nested_rules
         self.extractors = extractors
         self._scoped = scoped
         self._index: GlobIndex[str] = GlobIndex((rule.name, glob) for rule in scoped for glob in rule.globs)
@@ -212,7 +224,11 @@ class Notices:
             return True
         if any(c.regex.search(text) for c in gate for text in written):
             return True
-        text = read_text(Path(path), self.config.max_file_bytes).text
+        # Only a regular file inside the project, links resolved, is read (and never blocks).
+        real = real_inside(path, self._real_root_prefix)
+        if real is None:
+            return False
+        text = read_text(real, self.config.max_file_bytes).text
         return text is not None and any(c.regex.search(text) for c in gate)
 
     def for_paths(self, paths: Iterable[str | Path], written: Sequence[str] = ()) -> list[Match]:
@@ -246,6 +262,25 @@ class Notices:
                     continue
                 seen.add(key)
                 out.append(Match("instructions", nested.display, key, trigger, None, nested.body))
+            if self.nested_rules is not None:
+                for folder in self.nested_rules.for_directory(os.path.dirname(path)):
+                    for match in self._folder_matches(folder, path, spelled, trigger, written):
+                        if match.key not in seen:
+                            seen.add(match.key)
+                            out.append(match)
+        return out
+
+    def _folder_matches(
+        self, folder: NestedFolder, path: str, spelled: PathSpellings, trigger: str, written: Sequence[str]
+    ) -> list[Match]:
+        """A nested folder's notices for one touched path: always rules, the listing, scoped rules."""
+        out = [_rule_match(rule, trigger, None) for rule in folder.notices]
+        if folder.listed:
+            out.append(Match("listing", folder.prefix, folder.directory, trigger, None, _listing(folder)))
+        for name, glob in folder.index.lookup(spelled):
+            rule = folder.rules[name]
+            if self._passes_gate(rule, path, written):
+                out.append(_rule_match(rule, trigger, glob))
         return out
 
     def from_record(self, record: str) -> Match | None:
@@ -260,9 +295,17 @@ class Notices:
             return None
         if kind == "rule":
             rule = self._by_name.get(name)
+            if rule is None and self.nested_rules is not None:
+                nested_rule = self.nested_rules.find(name)
+                rule = nested_rule[0] if nested_rule is not None else None
             if rule is None or rule.path != path:
                 return None
             return Match("rule", name, path, trigger, glob, rule.content, rule.source.provider)
+        if kind == "listing" and self.nested_rules is not None:
+            folder = self.nested_rules.folder(path)
+            if not folder.listed or folder.prefix != name:
+                return None
+            return Match("listing", name, path, trigger, None, _listing(folder))
         if kind == "instructions":
             found = next((f for f in self.nested.for_path(path) if f.path == path), None)
             if found is None:
@@ -276,7 +319,7 @@ class Notices:
             return None
         texts = [self.render(won)] if won else []
         texts.extend(hit.reminder for hit in reminders)
-        items = [InjectionItem(m.kind, m.name, m.path, m.trigger, m.glob) for m in won]
+        items = [InjectionItem(m.kind, m.name, m.path, m.trigger, m.glob, m.key) for m in won]
         items.extend(
             InjectionItem("ttsr", rule.name, rule.path, hit.source, None)
             for hit in reminders
@@ -285,11 +328,58 @@ class Notices:
         return Injection(text="\n\n".join(texts), items=tuple(items))
 
     def render(self, matches: Sequence[Match]) -> str:
-        """The notice text for ``matches``, joined with blank lines."""
+        """The notice text for ``matches``, joined with blank lines, within ``notice_max_bytes``."""
+        return "\n\n".join(text for _, text in self.render_each(matches))
+
+    def render_each(self, matches: Sequence[Match]) -> list[tuple[Match, str]]:
+        """Each match's part of the notice, the parts sharing ``notice_max_bytes`` max-min fairly.
+
+        A part under its fair share stays whole; the others keep their first part, cut
+        on a line boundary, and end with a marker naming where the whole text is
+        (``rule://<name>`` for a rule, the path for an instruction file). Should headers
+        and markers alone not fit, matches are left out, first ones first.
+
+        Args:
+            matches: The notices won, in order.
+
+        Returns:
+            ``(match, text)`` for each match the notice holds, in order.
+        """
         templates = self.config.templates
-        return "\n\n".join(
-            prompt.render_notice(m.name, m.body, templates)
-            if m.kind == "rule"
-            else prompt.render_instructions_notice(m.name, m.body, templates)
-            for m in matches
-        )
+        shaped: dict[int, tuple[Match, str, str]] = {}
+        parts: list[Part] = []
+        for m in matches:
+            if m.kind == "rule":
+                tpl, field, body = prompt.template(templates, "notice"), "name", prompt.neutralise(m.body)
+                shown = prompt.one_line_escaped(m.name)
+                where = f"rule://{shown}"
+            elif m.kind == "listing":
+                tpl, field = prompt.template(templates, "listing_notice"), "path"
+                body = prompt.neutralise(m.body)
+                shown = where = prompt.one_line_escaped(m.name)
+            else:
+                # The body was escaped line by line when read (it holds ruleweave's own import headers).
+                tpl, field = prompt.template(templates, "instructions_notice"), "path"
+                body, shown = prompt.neutralise_tags(m.body), prompt.one_line_escaped(m.name)
+                where = shown
+            frame = len(tpl.format(**{field: shown}, body="").encode("utf-8"))
+            part = Part(shown, body.encode("utf-8"), m.path, m.path, "rule", where=where, frame=frame)
+            parts.append(part)
+            shaped[id(part)] = (m, tpl, field)
+        out: list[tuple[Match, str]] = []
+        for part, placed, _ in fit(parts, self.config.notice_max_bytes):
+            m, tpl, field = shaped[id(part)]
+            out.append((m, tpl.format(**{field: part.header}, body=placed.decode("utf-8"))))
+        return out
+
+
+def _rule_match(rule: Rule, trigger: str, glob: str | None) -> Match:
+    return Match("rule", rule.name, rule.path, trigger, glob, rule.content, rule.source.provider)
+
+
+def _listing(folder: NestedFolder) -> str:
+    """The ``rule://`` lines of a nested folder's description-only rules."""
+    return "\n".join(
+        f"- rule://{prompt.one_line_escaped(rule.name)}: {prompt.one_line_escaped(rule.description)}"
+        for rule in folder.listed
+    )

@@ -1,4 +1,10 @@
-"""Path helpers used everywhere: the root→cwd walk, walking up, containment."""
+"""Path helpers used everywhere: the root→cwd walk, walking up, containment.
+
+Containment comes in two strengths. ``is_within`` compares spellings (no
+I/O). ``real_path``, ``real_inside`` and ``RealPaths`` compare what the disk
+says, symbolic links resolved: a repository may hold ``rootfs -> /`` or
+``.cursor -> ~/elsewhere``, and only the real path tells where a read lands.
+"""
 
 from __future__ import annotations
 
@@ -71,3 +77,69 @@ def display(
             if is_within(p, base) and p != base:
                 return prefix + p.relative_to(base).as_posix()
     return p.as_posix()
+
+
+def real_path(path: str | os.PathLike[str]) -> str | None:
+    """``path`` with every symbolic link resolved, or ``None`` when it cannot be spelled (a NUL byte)."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+
+
+def real_inside(path: str | os.PathLike[str], real_base: str) -> str | None:
+    """The real path of ``path`` when it lies inside ``real_base``, else ``None``.
+
+    Args:
+        path: Any path (links anywhere along it are resolved).
+        real_base: A directory, already resolved with ``real_path``.
+
+    Returns:
+        The resolved path, or ``None`` when it leaves ``real_base`` or cannot be resolved.
+    """
+    real = real_path(path)
+    if real is None:
+        return None
+    prefix = real_base if real_base.endswith(os.sep) else real_base + os.sep
+    return real if real == real_base or real.startswith(prefix) else None
+
+
+class RealPaths:
+    """Real paths below known bases, resolved one new component at a time and remembered.
+
+    ``os.path.realpath`` walks every component of every path it is given;
+    discovery asks about dozens of folders that share the walk's directories,
+    so here each directory costs one ``lstat`` for the whole run. Not
+    thread-safe: one instance per discovery run.
+    """
+
+    def __init__(self) -> None:
+        self._memo: dict[str, tuple[str, str | None]] = {}
+
+    def resolve(self, path: Path, base: Path, real_base: str) -> tuple[str, str | None]:
+        """``path``'s real path, and the first symbolic link on the way from ``base`` down to it.
+
+        Args:
+            path: A normalised path lexically below (or at) ``base``.
+            base: Where the walk starts (itself not checked for links).
+            real_base: ``real_path(base)``.
+
+        Returns:
+            ``(real path, first link or None)``.
+        """
+        memo = self._memo
+        pending: list[Path] = []
+        current = path
+        while current != base and str(current) not in memo:
+            pending.append(current)
+            current = current.parent
+        real, link = memo.get(str(current), (real_base, None))
+        for component in reversed(pending):
+            if os.path.islink(component):
+                real = real_path(component) or str(component)
+                link = link or str(component)
+            else:
+                real = os.path.join(real, component.name)
+            memo[str(component)] = (real, link)
+        return real, link
+

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import ArgumentTypeError, ConfigError
 from ruleweave.ruleset import RuleSet
 from ruleweave.session import RuleSession
@@ -70,6 +71,35 @@ class SessionPool:
         self._context = context
         self._sessions: OrderedDict[str, tuple[RuleSession, float]] = OrderedDict()
         self._lock = threading.Lock()
+
+    @classmethod
+    def open(
+        cls,
+        config: RuleweaveConfig | None = None,
+        *,
+        ruleset: RuleSet | None = None,
+        store: SessionStore | None = None,
+        ttsr_retries: int | None = None,
+        owner: str,
+        **context: Any,
+    ) -> SessionPool:
+        """The pool an adapter starts with: from a config (loaded here) or a loaded rule set.
+
+        Args:
+            config: Where to find the rules (default: ``RuleweaveConfig()``).
+            ruleset: An already loaded rule set, shared with other agents.
+            store: Session state (default: the rule set's store).
+            ttsr_retries: Retries per turn after streamed-rule interrupts.
+            owner: The adapter class, named in errors.
+            **context: Extra ``session_start`` fields (``adapter="langchain"``).
+
+        Raises:
+            ConfigError: Both ``config`` and ``ruleset`` given, or ``ttsr_retries`` < 0.
+        """
+        if config is not None and ruleset is not None:
+            raise ConfigError(f"Give {owner} a config or a ruleset, not both.")
+        loaded = ruleset if ruleset is not None else RuleSet.load(config)
+        return cls(loaded, store=store, ttsr_retries=ttsr_retries, **context)
 
     def __len__(self) -> int:
         """Session objects held now."""

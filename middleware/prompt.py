@@ -1,21 +1,26 @@
 """Rendering: the prompt blocks, the rule:// paragraph and tool-result notices.
 
 Everything here is pure: the same rules give byte-identical text. Rule
-names and descriptions are folded to one line and escaped, and bodies have
-any closing tag of ruleweave's blocks neutralised, so no rule can close a
-block or add lines to a listing. Every template can be overridden through
+names and descriptions are folded to one line, stripped of control, bidi and
+zero-width characters and escaped (attribute values also escape ``"``), and
+bodies are neutralised: any tag of ruleweave's blocks is made inert and any
+body line that starts like one of ruleweave's headers (``[rule: …]``,
+``[file: …]``, ``[import: …]``) is escaped with a backslash, so no rule can
+close a block, add lines to a listing, or pass for a second notice. Every template can be overridden through
 ``RuleweaveConfig.templates`` (``str.format`` fields as in ``TEMPLATES``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from ruleweave.controls import strip_controls
 from ruleweave.rules import Rule
 
 TEMPLATES: Mapping[str, str] = {
     "generic": "<generic-rules>\n{rules}\n</generic-rules>",
+    "generic_rule": "[rule: {name}] {path}\n{body}",
     "domain": "<domain-rules>\n{rules}\n</domain-rules>",
     "domain_line": "- {name}{globs}: {description}",
     "rule_protocol": (
@@ -33,12 +38,23 @@ TEMPLATES: Mapping[str, str] = {
     "custom_glob": "<glob>{glob}</glob>\n",
     "notice": "[rule: {name}]\n{body}",
     "instructions_notice": "[file: {path}]\n{body}",
+    "listing_notice": (
+        "[rules: {path}]\nRules for files under {path}/, each available in full at its address; "
+        "read one before you work on what it describes:\n{body}"
+    ),
 }
 """Default templates; override any of them by name in ``RuleweaveConfig.templates``."""
 
 BLOCK_TAGS = ("generic-rules", "domain-rules", "rules", "rule", "steering", "instructions")
 _CLOSING = re.compile(r"<(/?)\s*(" + "|".join(BLOCK_TAGS) + r")\b", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
+# A line that starts (after blanks and invisible format characters) like a header
+# ruleweave writes: notices, blob parts, imports, nested listings, TTSR messages.
+_HEADER_LINE = re.compile(
+    r"^([^\S\n]*(?:[\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff][^\S\n]*)*)"
+    r"(\[(?:(?:rules?|file|import|end[^\S\n]+import|ruleweave)[^\S\n]*:|ruleweave\]))",
+    re.IGNORECASE | re.MULTILINE,
+)
 _PARAGRAPH = re.compile(r"\n\s*\n")
 
 
@@ -48,16 +64,38 @@ def template(templates: Mapping[str, str], name: str) -> str:
 
 
 def one_line_escaped(text: str | None) -> str:
-    """Fold whitespace (newlines included) to single spaces and escape angle brackets."""
+    """Fold whitespace (newlines included) to single spaces, drop control, bidi and
+    zero-width characters, and escape angle brackets."""
     if not text:
         return ""
-    folded = _SPACE.sub(" ", text).strip()
+    folded = _SPACE.sub(" ", strip_controls(text)).strip()
     return folded.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def neutralise(body: str) -> str:
-    """Rule text with ruleweave's block tags made inert (``<`` → ``&lt;``)."""
+def attribute(text: str | None) -> str:
+    """``one_line_escaped`` for a double-quoted attribute value (``"`` → ``&quot;``)."""
+    return one_line_escaped(text).replace('"', "&quot;")
+
+
+def neutralise_tags(body: str) -> str:
+    """Text with ruleweave's block tags made inert (``<`` → ``&lt;``); header lines left alone.
+
+    For bodies whose lines were already escaped where they were read (instruction
+    files: ``instructions.imports``), which carry ruleweave's own import headers.
+    """
     return _CLOSING.sub(lambda m: "&lt;" + m.group(1) + m.group(2), body)
+
+
+def escape_headers(text: str) -> str:
+    """Every line that starts like a ruleweave header gets a backslash before its ``[``."""
+    if "[" not in text:
+        return text
+    return _HEADER_LINE.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
+def neutralise(body: str) -> str:
+    """Rule text that cannot close a block nor pass for a header: tags made inert, header lines escaped."""
+    return escape_headers(neutralise_tags(body))
 
 
 def _paragraphs(text: str) -> list[str]:
@@ -89,22 +127,19 @@ def dedupe_generic(rules: Iterable[Rule], existing: Iterable[str]) -> tuple[list
     return kept, dropped
 
 
-def render_generic(rules: Sequence[Rule], templates: Mapping[str, str]) -> str:
-    """The ``<generic-rules>`` block ('' when empty)."""
-    if not rules:
-        return ""
-    body = "\n\n".join(neutralise(rule.content) for rule in rules)
-    return template(templates, "generic").format(rules=body)
-
-
 def _glob_suffix(rule: Rule) -> str:
     return f" ({', '.join(one_line_escaped(g) for g in rule.globs)})" if rule.globs else ""
 
 
-def render_domain(rules: Sequence[Rule], templates: Mapping[str, str], custom: bool = False) -> str:
-    """The ``<domain-rules>`` listing (or the custom ``<rule name>`` variant) plus protocol text."""
-    if not rules:
-        return ""
+def domain_entries(
+    rules: Sequence[Rule], templates: Mapping[str, str], custom: bool = False
+) -> tuple[list[str], Callable[[str], str], str]:
+    """The ``<domain-rules>`` listing (or the custom ``<rule name>`` variant) in pieces.
+
+    Returns:
+        One entry per rule, the function that puts joined entries in their block (with
+        the protocol text), and the string that joins two entries.
+    """
     if custom:
         entries = []
         for rule in rules:
@@ -113,32 +148,34 @@ def render_domain(rules: Sequence[Rule], templates: Mapping[str, str], custom: b
             )
             entries.append(
                 template(templates, "custom_rule").format(
-                    name=one_line_escaped(rule.name).replace('"', "&quot;"),
+                    name=attribute(rule.name),
                     description=one_line_escaped(rule.description),
                     globs=globs,
                 )
             )
-        return template(templates, "custom_rules").format(rules="\n".join(entries))
-    lines = "\n".join(
+        return entries, lambda joined: template(templates, "custom_rules").format(rules=joined), "\n"
+    lines = [
         template(templates, "domain_line").format(
             name=one_line_escaped(rule.name),
             globs=_glob_suffix(rule),
             description=one_line_escaped(rule.description),
         )
         for rule in rules
-    )
-    block = template(templates, "domain").format(rules=lines)
-    return block + "\n\n" + template(templates, "rule_protocol")
+    ]
+
+    def block(joined: str) -> str:
+        protocol = template(templates, "rule_protocol")
+        return template(templates, "domain").format(rules=joined) + "\n\n" + protocol
+
+    return lines, block, "\n"
 
 
-def render_notice(name: str, body: str, templates: Mapping[str, str]) -> str:
-    """One rule's tool-result notice: ``[rule: <name>]`` and its body (seed 001)."""
-    return template(templates, "notice").format(name=one_line_escaped(name), body=neutralise(body))
-
-
-def render_instructions_notice(path: str, body: str, templates: Mapping[str, str]) -> str:
-    """One nested instruction file's tool-result notice."""
-    return template(templates, "instructions_notice").format(path=path, body=neutralise(body))
+def render_domain(rules: Sequence[Rule], templates: Mapping[str, str], custom: bool = False) -> str:
+    """The ``<domain-rules>`` listing (or the custom ``<rule name>`` variant) plus protocol text."""
+    if not rules:
+        return ""
+    entries, block, joiner = domain_entries(rules, templates, custom)
+    return block(joiner.join(entries))
 
 
 def join_blocks(blocks: Iterable[str]) -> str:

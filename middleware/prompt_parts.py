@@ -16,14 +16,25 @@ from dataclasses import dataclass, replace
 from ruleweave.buckets import Buckets
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import ConfigError
-from ruleweave.instructions import InstructionBlob
+from ruleweave.instructions import InstructionBlob, refit
 from ruleweave.lru import LruCache
-from ruleweave.prompt import dedupe_generic, join_blocks, render_domain, render_generic
-from ruleweave.rules import DiscoveryWarning
+from ruleweave.paths import display
+from ruleweave.prompt import dedupe_generic, domain_entries, join_blocks
+from ruleweave.prompt_budget import (
+    BlockBudget,
+    BlockCut,
+    Fitted,
+    block_shares,
+    fit_generic,
+    fit_listing,
+    smaller,
+)
+from ruleweave.rules import DiscoveryWarning, Rule
 from ruleweave.ttsr.render import TEMPLATE_FIELDS
 
 _FIELDS: Mapping[str, frozenset[str]] = {
     "generic": frozenset({"rules"}),
+    "generic_rule": frozenset({"name", "path", "body"}),
     "domain": frozenset({"rules"}),
     "domain_line": frozenset({"name", "globs", "description"}),
     "rule_protocol": frozenset(),
@@ -32,6 +43,7 @@ _FIELDS: Mapping[str, frozenset[str]] = {
     "custom_glob": frozenset({"glob"}),
     "notice": frozenset({"name", "body"}),
     "instructions_notice": frozenset({"path", "body"}),
+    "listing_notice": frozenset({"path", "body"}),
 }
 
 
@@ -67,17 +79,19 @@ def check_templates(templates: Mapping[str, str]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class BudgetReport:
-    """How the instruction blob fit its byte budget.
+    """How the prompt contribution fit its byte budget.
 
     Attributes:
-        limit: ``instructions_max_bytes``.
-        used: Bytes of the blob as rendered.
-        cut: ``(path, bytes_dropped)`` for every file that was cut.
+        limit: ``prompt_max_bytes``, shared by the blob, ``<generic-rules>`` and ``<domain-rules>``.
+        used: Bytes of the contribution as rendered (steering not counted).
+        cut: ``(path, bytes_dropped)`` for every file or rule any block cut, in block order.
+        blocks: Per block (``instructions``, ``generic``, ``domain``): limit, used and each cut.
     """
 
     limit: int
     used: int
     cut: tuple[tuple[str, int], ...] = ()
+    blocks: tuple[BlockBudget, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +104,7 @@ class PromptParts:
         domain: The ``<domain-rules>`` block and rule:// paragraph ('' when empty).
         instructions: The instruction blob ('' when empty).
         steering: The current turn's ``<steering>`` block ('' when none).
-        budget: The instruction blob's budget report.
+        budget: The budget report: the whole contribution and each block.
         warnings: Problems met building the prompt (unreadable files, cut imports).
         generic_rules: Names in ``<generic-rules>``, in order.
         domain_rules: Names in ``<domain-rules>``, in order.
@@ -161,25 +175,62 @@ class PromptAssembly:
             return base
         return replace(base, text=join_blocks((base.text, steering)), steering=steering)
 
+    def _shown_path(self, rule: Rule) -> str:
+        """A rule's path as ``<generic-rules>`` shows it: relative to the project, ``~/…``, or builtin."""
+        if rule.source.level == "builtin":
+            return f"(builtin) {rule.name}"
+        return display(rule.path, self.config.root, self.config.home, home_first=rule.source.level == "user")
+
     def _assemble(self, custom_system_prompt: str | None) -> PromptParts:
-        templates = self.config.templates
-        blob = self.blob
-        kept, dropped = dedupe_generic(self.buckets.generic, (custom_system_prompt or "", blob.text))
-        generic = render_generic(kept, templates)
+        config = self.config
+        templates = config.templates
+        kept, dropped = dedupe_generic(self.buckets.generic, (custom_system_prompt or "", self.blob.text))
         domain_rules = self.buckets.domain
-        domain = render_domain(domain_rules, templates, custom=self.config.custom_template)
+        entries, block, joiner = domain_entries(domain_rules, templates, custom=config.custom_template)
+
+        def blocks(blob_limit: int | None, generic_limit: int | None, domain_limit: int | None) -> tuple[
+            InstructionBlob, Fitted, Fitted
+        ]:
+            blob = self.blob if blob_limit is None else refit(self.blob, blob_limit)
+            generic = fit_generic(kept, templates, generic_limit, self._shown_path)
+            domain = fit_listing(domain_rules, entries, block, joiner, domain_limit)
+            return blob, generic, domain
+
+        caps = (config.instructions_max_bytes, config.generic_max_bytes, config.domain_max_bytes)
+        blob, generic, domain = blocks(None, caps[1], caps[2])
+        sizes = [len(text.encode("utf-8")) for text in (blob.text, generic.text, domain.text)]
+        shares = block_shares(sizes, config.prompt_max_bytes)
+        limits = [
+            cap if share is None else smaller(cap, share) for cap, share in zip(caps, shares, strict=True)
+        ]
+        if any(share is not None for share in shares):
+            blob, generic, domain = blocks(
+                shares[0], limits[1] if shares[1] is not None else caps[1],
+                limits[2] if shares[2] is not None else caps[2],
+            )
+        rule_names = {p.path: p.where.removeprefix("rule://") for p in self.blob.parts if p.level == "rule"}
+        blob_cuts = tuple(
+            BlockCut(c.path, c.bytes_dropped, rule_names.get(c.path, "")) for c in blob.budget.cut
+        )
+        report = (
+            BlockBudget("instructions", limits[0], len(blob.text.encode("utf-8")), blob_cuts),
+            BlockBudget("generic", limits[1], len(generic.text.encode("utf-8")), generic.cut),
+            BlockBudget("domain", limits[2], len(domain.text.encode("utf-8")), domain.cut),
+        )
+        text = join_blocks((blob.text, generic.text, domain.text))
         return PromptParts(
-            text=join_blocks((blob.text, generic, domain)),
-            generic=generic,
-            domain=domain,
+            text=text,
+            generic=generic.text,
+            domain=domain.text,
             instructions=blob.text,
             budget=BudgetReport(
-                limit=blob.budget.limit,
-                used=blob.budget.used,
-                cut=tuple((path, dropped_bytes) for path, dropped_bytes in blob.budget.cut),
+                limit=config.prompt_max_bytes,
+                used=len(text.encode("utf-8")),
+                cut=tuple((c.path, c.bytes_dropped) for b in report for c in b.cut),
+                blocks=report,
             ),
             warnings=self.warnings,
-            generic_rules=tuple(r.name for r in kept),
-            domain_rules=tuple(r.name for r in domain_rules),
+            generic_rules=tuple(r.name for r in generic.rules),
+            domain_rules=tuple(r.name for r in domain.rules),
             deduplicated=tuple(r.name for r in dropped),
         )

@@ -1,14 +1,26 @@
-"""Safe, bounded reads of files nobody vetted.
+"""Safe, bounded reads of files nobody vetted: the one reader every read of the product uses.
 
-A read never raises and never pulls more than the cap into memory: an
-unreadable, binary, non-UTF-8 or oversized file comes back as a warning
-(and, for an oversized file, its first ``limit`` bytes).
+A read never raises, never blocks and never pulls more than the cap into
+memory. Only regular files are read: a FIFO, a socket or a device
+(``/dev/zero``, a terminal) is refused before it is opened, and the file is
+opened non-blocking and checked again once open, so a file swapped for a FIFO
+in between cannot hang the caller either. An unreadable, binary, non-UTF-8 or
+oversized file comes back as a problem (and, for an oversized file, its first
+``limit`` bytes, unless the caller needs the whole file).
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
+
+# Non-blocking (a FIFO swapped in opens at once), no controlling terminal, not inherited.
+_OPEN_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+)
+_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,25 +58,89 @@ def truncate_text(text: str, limit: int) -> tuple[str, int]:
     return kept.decode("utf-8"), len(data) - len(kept)
 
 
-def read_text(path: Path, limit: int) -> ReadResult:
-    """Read ``path`` as UTF-8 text, at most ``limit`` bytes of it.
+def _not_regular(mode: int) -> str | None:
+    """Why a file of this mode is not read, or ``None`` for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if stat.S_ISFIFO(mode):
+        kind = "a FIFO"
+    elif stat.S_ISSOCK(mode):
+        kind = "a socket"
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = "a device"
+    else:
+        kind = "not a regular file"
+    return f"is {kind}, not a regular file, and was not read"
+
+
+def _read_fd(fd: int, most: int) -> bytes:
+    """At most ``most`` bytes from ``fd``, in chunks (a short read is not the end)."""
+    chunks: list[bytes] = []
+    left = most
+    while left > 0:
+        data = os.read(fd, min(left, _CHUNK))
+        if not data:
+            break
+        chunks.append(data)
+        left -= len(data)
+    return b"".join(chunks)
+
+
+def read_bytes(path: Path | str, limit: int, *, whole: bool = False) -> tuple[bytes | None, str | None, bool]:
+    """At most ``limit + 1`` bytes of a regular file, without blocking.
+
+    Args:
+        path: The file.
+        limit: The most bytes wanted; one more is read to tell an oversized file.
+        whole: Refuse a file larger than ``limit`` instead of reading its head.
+
+    Returns:
+        ``(data, problem, oversized)``: ``data`` is ``None`` when nothing usable was read.
+    """
+    try:
+        problem = _not_regular(os.stat(path).st_mode)
+        if problem is not None:
+            return None, problem, False
+        fd = os.open(path, _OPEN_FLAGS)
+    except (OSError, ValueError) as exc:
+        return None, f"cannot be read ({getattr(exc, 'strerror', None) or exc.__class__.__name__})", False
+    try:
+        info = os.fstat(fd)
+        problem = _not_regular(info.st_mode)
+        if problem is not None:
+            return None, problem, False
+        if whole and info.st_size > limit:
+            return None, f"is larger than {limit} bytes", True
+        os.set_blocking(fd, True)
+        data = _read_fd(fd, limit + 1)
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror or exc.__class__.__name__})", False
+    finally:
+        os.close(fd)
+    if whole and len(data) > limit:
+        return None, f"is larger than {limit} bytes", True
+    return data, None, len(data) > limit
+
+
+def read_text(path: Path | str, limit: int, *, whole: bool = False) -> ReadResult:
+    """Read ``path`` as UTF-8 text, at most ``limit`` bytes of it (see the module docstring).
 
     Args:
         path: The file to read.
         limit: The most bytes to read.
+        whole: Refuse a file larger than ``limit`` (``text`` is ``None``) instead of
+            returning its head: for inputs that must not be judged on a part.
 
     Returns:
-        A ``ReadResult``; ``text`` is ``None`` when the file is unreadable,
-        binary or not UTF-8.
+        A ``ReadResult``; ``text`` is ``None`` when the file is unreadable, not a
+        regular file, binary, not UTF-8, or (with ``whole``) oversized.
     """
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(limit + 1)
-    except IsADirectoryError:
-        return ReadResult(None, "is a directory, not a file")
-    except OSError as exc:
-        return ReadResult(None, f"cannot be read ({exc.strerror or exc.__class__.__name__})")
-    oversized = len(data) > limit
+    raw, problem, oversized = read_bytes(path, limit, whole=whole)
+    if raw is None:
+        return ReadResult(None, problem, oversized)
+    data = raw
     if oversized:
         data = cut_utf8(data, limit)
     if b"\x00" in data:

@@ -5,14 +5,24 @@ Names are looked up in a session's own rule set, never turned into paths.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from ruleweave.echo import shown
 from ruleweave.errors import ArgumentTypeError, RuleNotFound
 from ruleweave.rules import Bucket, Rule
 
 RULE_SCHEME = "rule://"
 """The scheme of a rule address."""
+
+READ_RULE_TOOL = "read_rule"
+"""The name every adapter gives its tool serving ``rule://`` (``RuleSession.read_rule``)."""
+
+READ_RULE_DESCRIPTION = (
+    "Read a project rule in full by its name (as listed in <domain-rules> or a notice, "
+    "e.g. 'backend/testing' or 'rule://apps/web:deploy'). Read a rule before working on what it covers."
+)
+"""The description every adapter gives its ``read_rule`` tool."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,41 +57,40 @@ def rule_name(uri: str) -> str:
         ArgumentTypeError: ``uri`` is not a string.
     """
     if not isinstance(uri, str):
-        raise ArgumentTypeError(f"A rule:// address must be a string, not {uri!r}.")
+        raise ArgumentTypeError(f"A rule:// address must be a string, not {shown(uri)}.")
     return (uri[len(RULE_SCHEME) :] if uri.startswith(RULE_SCHEME) else uri).strip()
 
 
 def document(
-    name: str, rules: Mapping[str, Rule], bucket_of: Callable[[str], Bucket | None]
+    name: str,
+    find: Callable[[str], tuple[Rule, Bucket] | None],
+    available: Callable[[], tuple[str, ...]],
 ) -> RuleDocument:
     """The ``RuleDocument`` of the rule called ``name``.
 
     Args:
         name: The name (from ``rule_name``).
-        rules: The rules reachable through ``rule://``, by name.
-        bucket_of: The bucket of a rule name.
+        find: The rule of a name and its bucket (``RuleSet.find_rule``).
+        available: The names to list when there is none (``RuleSet.rule_names``).
 
     Raises:
         RuleNotFound: The name is empty or names no rule; the message lists the available names.
     """
-    available = tuple(rules)
-    listing = ", ".join(available) if available else "(none)"
-    if not name:
-        raise RuleNotFound(
-            f"rule:// needs a rule name; available rules: {listing}.", name=name, available=available
-        )
-    rule = rules.get(name)
-    if rule is None:
-        raise RuleNotFound(
-            f"No rule named {name!r}; available rules: {listing}.", name=name, available=available
-        )
+    found = find(name) if name else None
+    if found is None:
+        names = available()
+        listing = ", ".join(names) if names else "(none)"
+        shown = name if len(name) <= 200 else name[:200] + "…"
+        what = "rule:// needs a rule name" if not name else f"No rule named {shown!r}"
+        raise RuleNotFound(f"{what}; available rules: {listing}.", name=name, available=names)
+    rule, bucket = found
     return RuleDocument(
         name=rule.name,
         uri=RULE_SCHEME + rule.name,
         content=rule.content,
         description=rule.description,
         globs=rule.globs,
-        bucket=bucket_of(rule.name) or Bucket.MANUAL,
+        bucket=bucket,
         path=rule.path,
         provider=rule.source.provider,
     )

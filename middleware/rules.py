@@ -61,6 +61,8 @@ class Rule(BaseModel):
         content_regex: Continue's ``regex`` gate on the touched file's content.
         joins_instructions: Unscoped Claude rules join the instruction blob.
         truncated: The body was cut to the byte cap.
+        base: The directory, relative to the project root, whose rule folder holds the
+            rule ('' for the root and the user tier); its globs were rebased onto it.
         source: Provider, priority, tier and path.
         shadowed: Same-named rules this one won over, best first.
     """
@@ -81,6 +83,7 @@ class Rule(BaseModel):
     content_regex: tuple[str, ...] = ()
     joins_instructions: bool = False
     truncated: bool = False
+    base: str = ""
     source: SourceMeta
     shadowed: tuple[SourceMeta, ...] = ()
 

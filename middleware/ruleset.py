@@ -22,6 +22,7 @@ from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery import Discovery, discover
 from ruleweave.instructions import InstructionBlob, NestedInstructions, build_instructions
 from ruleweave.log import EventLog
+from ruleweave.nested_rules import NestedRules
 from ruleweave.notices import Notices
 from ruleweave.paths import walk_down
 from ruleweave.prompt_parts import PromptAssembly, PromptParts, check_templates
@@ -29,7 +30,9 @@ from ruleweave.rules import Bucket, DiscoveryWarning, Rule
 from ruleweave.session import RuleSession
 from ruleweave.steering.loader import Steering, load_steering
 from ruleweave.store import MemoryStore, SessionStore, open_store
+from ruleweave.tool_names import ToolNames
 from ruleweave.touch import Extractor, TouchExtractors
+from ruleweave.tree import ProjectTree
 from ruleweave.ttsr import TtsrIndex
 
 
@@ -80,13 +83,15 @@ class RuleSet:
         found = discover(config)
         buckets = assign(found.rules)
         blob = build_instructions(config, buckets.instructions)
-        touch = TouchExtractors(extractors)
-        nested = NestedInstructions(config, blob)
+        touch = TouchExtractors(extractors, names=ToolNames(config.tool_aliases))
+        tree = ProjectTree(config)
+        nested = NestedInstructions(config, blob, tree)
         ttsr = TtsrIndex.from_compiled(buckets.ttsr_compiled, config, extractors=touch)
         steering = load_steering(config, walk_down(config.root, config.cwd))
+        events = EventLog(config.event_log)
         warnings = (
             *found.warnings, *buckets.warnings, *blob.warnings, *ttsr.template_warnings,
-            *steering.warnings,
+            *steering.warnings, *_event_log_warnings(events),
         )
         return cls(
             config=config,
@@ -94,11 +99,11 @@ class RuleSet:
             buckets=buckets,
             blob=blob,
             nested=nested,
-            events=EventLog(config.event_log),
+            events=events,
             extractors=touch,
             ttsr=ttsr,
             steering=steering,
-            notices=Notices(config, buckets.scoped, nested, touch),
+            notices=Notices(config, buckets.scoped, nested, touch, NestedRules(config, tree)),
             prompts=PromptAssembly(config, buckets, blob, warnings),
             store=store,
         )
@@ -115,8 +120,9 @@ class RuleSet:
 
     @property
     def touch_warnings(self) -> tuple[DiscoveryWarning, ...]:
-        """Problems met reading nested instruction files after tool calls so far."""
-        return self.nested.warnings
+        """Problems met reading nested instruction files and rule folders after tool calls so far."""
+        nested_rules = self.notices.nested_rules
+        return (*self.nested.warnings, *(nested_rules.warnings if nested_rules is not None else ()))
 
     def bucket_of(self, name: str) -> Bucket | None:
         """The bucket of the rule called ``name``."""
@@ -124,13 +130,33 @@ class RuleSet:
 
     @cached_property
     def resolvable(self) -> Mapping[str, Rule]:
-        """Rules reachable through ``rule://``: rulebook, generic, ttsr, scoped, manual."""
-        reachable = {Bucket.RULEBOOK, Bucket.GENERIC, Bucket.TTSR, Bucket.SCOPED, Bucket.MANUAL}
+        """Rules reachable through ``rule://``: rulebook, generic, ttsr, scoped, manual, and the
+        unscoped Claude rules of the blob (labelled ``[rule: <name>]`` there)."""
+        reachable = {
+            Bucket.RULEBOOK, Bucket.GENERIC, Bucket.TTSR, Bucket.SCOPED, Bucket.MANUAL, Bucket.INSTRUCTIONS,
+        }
         return {
             rule.name: rule
             for rule in sorted(self.discovery.rules, key=lambda r: r.name)
             if self.buckets.by_rule.get(rule.name) in reachable
         }
+
+    def find_rule(self, name: str) -> tuple[Rule, Bucket] | None:
+        """The rule ``rule://name`` reaches and its bucket: the rule set's own, or a nested folder's.
+
+        A nested rule (``apps/web:deploy``) is found even before a tool call
+        touched its directory: its folder is read on demand.
+        """
+        rule = self.resolvable.get(name)
+        if rule is not None:
+            return rule, self.buckets.by_rule.get(name, Bucket.MANUAL)
+        nested = self.notices.nested_rules
+        return nested.find(name) if nested is not None else None
+
+    def rule_names(self) -> tuple[str, ...]:
+        """Every name ``rule://`` resolves now: the rule set's, then nested rules read so far."""
+        nested = self.notices.nested_rules
+        return (*self.resolvable, *(nested.loaded_names() if nested is not None else ()))
 
     def prompt_parts(self, custom_system_prompt: str | None = None, steering: str = "") -> PromptParts:
         """The prompt contribution (see ``PromptAssembly.parts``)."""
@@ -151,3 +177,10 @@ class RuleSet:
             The ``RuleSession``.
         """
         return RuleSession(self, session_id, store if store is not None else self.store, context)
+
+
+def _event_log_warnings(events: EventLog) -> tuple[DiscoveryWarning, ...]:
+    """A bad ``event_log`` (a directory, a FIFO, an unwritable path) is a warning, never a failed load."""
+    if events.problem is None:
+        return ()
+    return (DiscoveryWarning(path=str(events.path), message=f"option event_log: {events.problem}"),)

@@ -16,13 +16,16 @@ event records the cause, and the next call tries the store again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ruleweave.echo import loggable
+from ruleweave.errors import RuleNotFound
 from ruleweave.notices import Injection, Match
 from ruleweave.paths import display
 from ruleweave.prompt_parts import PromptParts
 from ruleweave.rule_uri import RuleDocument, document, rule_name
+from ruleweave.session_core import check_call, check_text
 from ruleweave.session_streams import SessionStreams
 from ruleweave.steering.current import DECISION_KEY
 from ruleweave.store import LedgerEntries
@@ -75,7 +78,14 @@ class RuleSession(SessionStreams):
     # -- after a tool call ------------------------------------------------
 
     def after_tool_call(
-        self, name: str, args: Any, result: Any = None, *, call_id: str | None = None
+        self,
+        name: str,
+        args: Any,
+        result: Any = None,
+        *,
+        call_id: str | None = None,
+        given: Collection[str] = (),
+        claim_scope: str | None = None,
     ) -> Injection | None:
         """The notice to append to a tool's result, if the call touched rule-covered files.
 
@@ -91,36 +101,56 @@ class RuleSession(SessionStreams):
                 adapters and custom extractors).
             call_id: The tool call's id: the ledger records which notices went with it
                 (``notices_for``, ``forget_calls``).
+            given: Notice keys (``InjectionItem.key``) the conversation already holds,
+                for an adapter that keeps them in its own thread state: they are left
+                out before any claim.
+            claim_scope: With ``given``, make the store's claim only dedupe calls of one
+                step (e.g. the id of the model message that issued them), so the thread
+                state, not the store, decides what was given (forks and restarts).
 
         Returns:
             The ``Injection``, or ``None`` when nothing new applies.
+
+        Raises:
+            ArgumentTypeError: ``name`` is not a string, or ``call_id`` not a string or ``None``.
         """
+        check_call(name, call_id)
         found = self.ruleset.notices.for_call(name, args)
+        candidates = [m for m in found.matches if m.key not in given] if given else list(found.matches)
         won: list[Match] = []
-        if found.matches:
-            keys, records = _claims(found.matches, call_id)
+        if candidates:
+            keys, records = _claims(candidates, call_id, claim_scope)
             flags = self._safely(
                 "claim",
                 lambda: self.store.claim_many(self.session_id, keys, call_id=call_id, records=records),
                 [False] * len(keys),
             )
-            won = [m for m, flag in zip(found.matches, flags, strict=True) if flag]
+            won = [m for m, flag in zip(candidates, flags, strict=True) if flag]
         return self._finish(name, found.args, found.paths, won, self._take_reminders(call_id))
 
     async def aafter_tool_call(
-        self, name: str, args: Any, result: Any = None, *, call_id: str | None = None
+        self,
+        name: str,
+        args: Any,
+        result: Any = None,
+        *,
+        call_id: str | None = None,
+        given: Collection[str] = (),
+        claim_scope: str | None = None,
     ) -> Injection | None:
         """Async twin of ``after_tool_call`` (awaits the store)."""
+        check_call(name, call_id)
         found = self.ruleset.notices.for_call(name, args)
+        candidates = [m for m in found.matches if m.key not in given] if given else list(found.matches)
         won: list[Match] = []
-        if found.matches:
-            keys, records = _claims(found.matches, call_id)
+        if candidates:
+            keys, records = _claims(candidates, call_id, claim_scope)
             flags = await self._asafely(
                 "claim",
                 lambda: self.store.aclaim_many(self.session_id, keys, call_id=call_id, records=records),
                 [False] * len(keys),
             )
-            won = [m for m, flag in zip(found.matches, flags, strict=True) if flag]
+            won = [m for m, flag in zip(candidates, flags, strict=True) if flag]
         return self._finish(name, found.args, found.paths, won, self._take_reminders(call_id))
 
     def _finish(
@@ -136,8 +166,8 @@ class RuleSession(SessionStreams):
             root = self.ruleset.config.root
             self._emit(
                 "tool_touch",
-                tool=tool,
-                args=_loggable(args),
+                tool=loggable(tool),
+                args=loggable(args),
                 paths=[display(p, root) for p in paths],
                 injected=[m.name for m in won],
             )
@@ -281,6 +311,7 @@ class RuleSession(SessionStreams):
 
         Raises:
             ConfigError: A fact, heuristic or predicate name the spec does not know.
+            ArgumentTypeError: ``user_text`` is not a string, or ``facts`` not a mapping.
         """
         decision = self._steer(user_text, facts, predicates, heuristics)
         saved = self._steering.json
@@ -310,6 +341,7 @@ class RuleSession(SessionStreams):
         predicates: Mapping[str, ExtensionPredicate] | None,
         heuristics: Mapping[str, Heuristic] | None,
     ) -> Decision | None:
+        check_text("The user's text", user_text, facts)
         decision = self._steering.decide(user_text, facts, predicates, heuristics)
         if decision is not None:
             self._emit(
@@ -332,6 +364,39 @@ class RuleSession(SessionStreams):
             self._emit("store_error", operation="get", error="unreadable steering decision")
         return current.decision
 
+    @property
+    def decision_json(self) -> str | None:
+        """The current decision as JSON (for an adapter that keeps it in its thread state too)."""
+        self._current_decision()
+        return self._steering.json
+
+    def restore_decision(self, raw: str | None) -> None:
+        """Adopt a decision an adapter kept (``decision_json``) when the store has none.
+
+        A thread resumed by a fresh process with an empty store (a restart, a
+        human-in-the-loop resume) keeps refusing what its last turn forbade.
+        Unreadable text is ignored.
+        """
+        if raw is None or not self._steering.active:
+            return
+        if self._current_decision() is None and self._steering.load(raw):
+            self._safely("put", lambda: self.store.put(self.session_id, DECISION_KEY, raw), None)
+
+    def read_rule(self, name: str) -> str:
+        """The text a ``read_rule`` tool answers with: the rule, or why there is none (never raises).
+
+        Args:
+            name: A rule name or ``rule://`` address, as the model wrote it.
+
+        Returns:
+            ``[rule: name]`` and the rule's full text, or one sentence listing what exists.
+        """
+        try:
+            document = self.resolve(name if isinstance(name, str) else str(name))
+        except RuleNotFound as exc:
+            return str(exc)
+        return f"[rule: {document.name}]\n{document.content}"
+
     def check_tool(self, name: str, args: Any) -> Refusal | None:
         """Refuse a tool call the current decision forbids, before it runs.
 
@@ -341,7 +406,11 @@ class RuleSession(SessionStreams):
 
         Returns:
             The ``Refusal`` (its ``message`` names the rule and reason), or ``None``.
+
+        Raises:
+            ArgumentTypeError: ``name`` is not a string.
         """
+        check_call(name)
         refusal = self._steering.check(name, parse_args(args)) if self._current_decision() else None
         self._emit(
             "tool_check",
@@ -400,14 +469,20 @@ class RuleSession(SessionStreams):
             ArgumentTypeError: ``uri`` is not a string.
         """
         name = rule_name(uri)
-        rules = self.ruleset.resolvable
-        self._emit("resolve", name=name, found=bool(name) and name in rules)
-        return document(name, rules, self.ruleset.bucket_of)
+        try:
+            found = document(name, self.ruleset.find_rule, self.ruleset.rule_names)
+        except RuleNotFound:
+            self._emit("resolve", name=name[:200], found=False)
+            raise
+        self._emit("resolve", name=name, found=True)
+        return found
 
 
-def _claims(matches: Sequence[Match], call_id: str | None) -> tuple[list[str], list[str]]:
-    """Store keys of ``matches`` and, when the call has an id, their ledger records."""
-    keys = [m.key for m in matches]
+def _claims(
+    matches: Sequence[Match], call_id: str | None, scope: str | None = None
+) -> tuple[list[str], list[str]]:
+    """Store keys of ``matches`` (scoped to one step when asked) and, with a call id, ledger records."""
+    keys = [m.key if scope is None else f"{m.key}@{scope}" for m in matches]
     return keys, ([m.record for m in matches] if call_id is not None else [])
 
 
@@ -422,14 +497,4 @@ def _ttsr_refusal(tool: str, decided: TtsrRoute) -> Refusal | None:
         message=decided.text,
     )
 
-
-_MAX_LOGGED_CHARS = 4096
-
-
-def _loggable(mapping: Mapping[str, Any]) -> dict[str, Any]:
-    """Decoded arguments as the event log records them: long strings capped."""
-    return {
-        str(key): value[:_MAX_LOGGED_CHARS] if isinstance(value, str) else value
-        for key, value in mapping.items()
-    }
 

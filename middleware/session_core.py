@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from ruleweave.config import RuleweaveConfig
+from ruleweave.echo import shown
 from ruleweave.errors import ArgumentTypeError
 from ruleweave.log import EventLog
 from ruleweave.notices import Notices
@@ -40,8 +41,8 @@ class SessionRules(Protocol):
     def ttsr(self) -> TtsrIndex: ...
     @property
     def steering(self) -> Steering: ...
-    @property
-    def resolvable(self) -> Mapping[str, Rule]: ...
+    def find_rule(self, name: str) -> tuple[Rule, Bucket] | None: ...
+    def rule_names(self) -> tuple[str, ...]: ...
     def prompt_parts(self, custom_system_prompt: str | None = None, steering: str = "") -> PromptParts: ...
     def bucket_of(self, name: str) -> Bucket | None: ...
 
@@ -71,12 +72,12 @@ class SessionCore:
         ttsr_retries: int | None = None,
     ) -> None:
         if not isinstance(session_id, str) or not session_id:
-            raise ArgumentTypeError(f"A session id must be a non-empty string, not {session_id!r}.")
+            raise ArgumentTypeError(f"A session id must be a non-empty string, not {shown(session_id)}.")
         self.ruleset = ruleset
         self.session_id = session_id
         self.store = store
         self.ttsr_retries = ruleset.config.ttsr_retries if ttsr_retries is None else ttsr_retries
-        self._steering = CurrentDecision(ruleset.steering)
+        self._steering = CurrentDecision(ruleset.steering, ruleset.ttsr.tool_names.canonical)
         self._turn: int | None = None
         self._watcher = TtsrWatcher(ruleset.ttsr, store, session_id)
         # Stream buffers are shared by every stream of the session; parallel tool
@@ -120,3 +121,40 @@ class SessionCore:
             self._emit("store_error", operation=operation, error=f"{type(exc).__name__}: {exc}")
             return fallback
 
+
+def check_call(name: object, call_id: object = None) -> None:
+    """Refuse a tool name that is not a string, or a call id that is neither a string nor ``None``.
+
+    Raises:
+        ArgumentTypeError: Naming the argument, with a capped echo of the value.
+    """
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"A tool name must be a string, not {shown(name)}.")
+    if call_id is not None and not isinstance(call_id, str):
+        raise ArgumentTypeError(f"A tool call id must be a string or None, not {shown(call_id)}.")
+
+
+def check_text(what: str, text: object, facts: object = None) -> None:
+    """Refuse ``text`` that is not a string, or ``facts`` that are neither a mapping nor ``None``.
+
+    Raises:
+        ArgumentTypeError: Naming ``what``, with a capped echo of the value.
+    """
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"{what} must be a string, not {shown(text)}.")
+    if facts is not None and not isinstance(facts, Mapping):
+        raise ArgumentTypeError(f"Task facts must be a mapping of names to booleans, not {shown(facts)}.")
+
+
+def check_delta(delta: object, tool: object, call_id: object) -> None:
+    """Refuse a streamed delta that is not a string, or a tool name or call id of the wrong type.
+
+    Raises:
+        ArgumentTypeError: Naming the argument, with a capped echo of the value.
+    """
+    if not isinstance(delta, str):
+        raise ArgumentTypeError(f"A streamed delta must be a string, not {shown(delta)}.")
+    if tool is not None:
+        check_call(tool, call_id)
+    elif call_id is not None and not isinstance(call_id, str):
+        raise ArgumentTypeError(f"A tool call id must be a string or None, not {shown(call_id)}.")

@@ -8,9 +8,9 @@ result they go on), ``turn_start`` and ``new_user_turn`` begin turns.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from ruleweave.session_core import SessionCore
+from ruleweave.session_core import SessionCore, check_delta
 from ruleweave.ttsr import Source, TtsrHit
 from ruleweave.ttsr.route import TtsrAction, TtsrRoute, route
 from ruleweave.ttsr.watcher import TURN_KEY, check_source
@@ -18,7 +18,6 @@ from ruleweave.ttsr.watcher import TURN_KEY, check_source
 
 class SessionStreams(SessionCore):
     """The streamed-rule half of a session (see ``RuleSession``)."""
-
 
     def watch(
         self,
@@ -44,8 +43,10 @@ class SessionStreams(SessionCore):
 
         Raises:
             ConfigError: ``source`` is not one of text, thinking, tool.
+            ArgumentTypeError: ``delta`` is not a string, or ``tool``/``call_id`` not strings.
         """
         check_source(source)
+        check_delta(delta, tool, call_id)
         with self._watch_lock:
             hit = self._safely(
                 "ttsr",
@@ -67,6 +68,7 @@ class SessionStreams(SessionCore):
     ) -> TtsrHit | None:
         """Async twin of ``watch``."""
         check_source(source)
+        check_delta(delta, tool, call_id)
         hit = await self._asafely(
             "ttsr",
             lambda: self._watcher.awatch(source, delta, tool=tool, call_id=call_id, args=args),
@@ -148,6 +150,30 @@ class SessionStreams(SessionCore):
         with self._watch_lock:
             own = self._reminders.pop(call_id, []) if call_id is not None else []
             return [*own, *self._reminders.pop(None, [])]
+
+    def check_reply(self, text: str, thinking: str = "") -> TtsrRoute | None:
+        """Check a whole reply that was not streamed (``invoke``, ``get_response``) like a stream.
+
+        Its reasoning and text are fed as one delta each (tool calls in it are
+        checked by ``before_tool_call``). Returns the route of the first hit —
+        ``retry`` means: drop the reply and call the model again with
+        ``route.text`` — or ``None``.
+        """
+        for source, body in (("thinking", thinking), ("text", text)):
+            if body:
+                hit = self.watch(cast(Source, source), body)
+                if hit is not None:
+                    return self.route(hit)
+        return None
+
+    async def acheck_reply(self, text: str, thinking: str = "") -> TtsrRoute | None:
+        """Async twin of ``check_reply``."""
+        for source, body in (("thinking", thinking), ("text", text)):
+            if body:
+                hit = await self.awatch(cast(Source, source), body)
+                if hit is not None:
+                    return await self.aroute(hit)
+        return None
 
     def turn_start(self) -> None:
         """A new model turn: clear stream buffers and advance the turn counter in the store."""

@@ -10,12 +10,15 @@ strings, NUL bytes, non-string list items — is skipped, never raised on.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+from ruleweave.tool_names import ToolNames, patch_paths
 
 Extractor = Callable[[str, Mapping[str, Any]], Iterable[str]]
 """``(tool_name, args) -> path strings`` for one kind of tool."""
@@ -85,9 +88,12 @@ class TouchExtractors:
         self,
         extractors: Mapping[str, Extractor] | None = None,
         default: Extractor = default_extractor,
+        names: ToolNames | None = None,
     ) -> None:
         self._by_tool = {name.lower(): fn for name, fn in (extractors or {}).items()}
         self._default = default
+        # Edit and write tools may carry patch text (``apply_patch``): its paths count too.
+        self._names = names if names is not None else ToolNames()
 
     def register(self, tool: str, extractor: Extractor) -> None:
         """Use ``extractor`` for calls of ``tool``."""
@@ -109,12 +115,16 @@ class TouchExtractors:
     def path_strings(self, tool: str, args: Any, cwd: str) -> list[str]:
         """``paths`` as plain strings: the hot path after every tool call avoids pathlib."""
         mapping = parse_args(args)
-        if not mapping:
-            return []
-        extractor = self._by_tool.get(tool.lower() if isinstance(tool, str) else "", self._default)
+        lowered = tool.lower() if isinstance(tool, str) else ""
+        extractor = self._by_tool.get(lowered, self._default)
         out: dict[str, None] = {}
         try:
-            for raw in extractor(tool, mapping):
+            if not mapping:  # a hostile mapping may raise even here
+                return []
+            found: Iterable[str] = extractor(tool, mapping)
+            if extractor is self._default and self._names.canonical(lowered) in ("edit", "write"):
+                found = itertools.chain(found, patch_paths(tool, mapping))
+            for raw in found:
                 if not isinstance(raw, str) or not _usable(raw):
                     continue
                 joined = raw if raw.startswith("/") else os.path.join(cwd, raw)
@@ -131,10 +141,16 @@ WRITE_KEYS = frozenset({"content", "new_string", "new_source", "text", "code", "
 
 
 def written_text(args: Any) -> list[str]:
-    """The text a call writes, from the ``WRITE_KEYS`` arguments (each capped at 1 MB)."""
+    """The text a call writes, from the ``WRITE_KEYS`` arguments (each capped at 1 MB).
+
+    A mapping that raises while it is read gives no text, never an exception.
+    """
     mapping = parse_args(args)
-    return [
-        value[:1_000_000]
-        for key, value in mapping.items()
-        if isinstance(key, str) and key.lower() in WRITE_KEYS and isinstance(value, str)
-    ]
+    try:
+        return [
+            value[:1_000_000]
+            for key, value in mapping.items()
+            if isinstance(key, str) and key.lower() in WRITE_KEYS and isinstance(value, str)
+        ]
+    except Exception:
+        return []

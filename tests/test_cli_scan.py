@@ -74,7 +74,7 @@ def test_json_reports_buckets_globs_and_shadowing(
 ) -> None:
     """Each rule's provider, bucket, globs and shadowed copies appear in the JSON."""
     root = write_tree(REPO)
-    data = scan_json(capsys, root)
+    data = scan_json(capsys, root, "--builtin-rules", "all")
     rules = {r["name"]: r for r in data["rules"]}
     ts = rules["typescript"]
     assert ts["provider"] == "cursor"
@@ -113,19 +113,22 @@ def test_json_warnings_carry_path_and_line(
 def test_table_lists_rules_then_warnings(
     write_tree: WriteTree, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The default output is a table with one row per rule and the warnings below it."""
+    """The default output is a table grouped by bucket, one row per rule, and the warnings below it."""
     root = write_tree({**REPO, ".cursor/rules/broken.mdc": "---\nglobs: *.md, *.txt\n---\nB."})
     code, out, err = scan(capsys, "--cwd", str(root))
     assert code == 0
     assert err == ""
     lines = out.splitlines()
-    assert lines[0].split() == ["NAME", "PROVIDER", "BUCKET", "GLOBS", "TTSR", "SHADOWED"]
-    row = next(line for line in lines if line.startswith("typescript "))
-    assert row.split()[:3] == ["typescript", "cursor", "scoped"]
+    assert lines[0].split() == ["NAME", "PROVIDER", "GLOBS", "/", "TTSR", "SCOPE", "SHADOWED"]
+    row = next(line for line in lines if line.startswith("  typescript "))
+    assert row.split()[:2] == ["typescript", "cursor"]
+    group = next(line for line in reversed(lines[: lines.index(row)]) if not line.startswith("  "))
+    assert group.startswith("scoped (")
     assert "src/**/*.ts, src/**/*.tsx" in row
     assert "windsurf:.windsurf/rules/typescript.md" in row
-    manual = next(line for line in lines if line.startswith("manual "))
-    assert manual.split()[1:] == ["kiro", "manual", "-", "-", "-"]
+    manual = next(line for line in lines if line.startswith("  manual "))
+    assert manual.split()[1:] == ["kiro", "-", "-"]
+    assert lines[lines.index(manual) - 1].startswith("manual (")
     summary = next(line for line in lines if line.endswith("shadowed"))
     assert summary.endswith("rules, 1 shadowed")
     warnings_at = lines.index("1 warnings:")
@@ -185,7 +188,7 @@ def test_default_cwd_is_the_current_directory(
     code, out, _ = scan(capsys, "--json")
     assert code == 0
     names = [r["name"] for r in json.loads(out)["rules"] if r["provider"] == "cursor"]
-    assert names == ["top", "here"]
+    assert names == ["top", "pkg:here"]
 
 
 def test_user_tier_comes_from_the_environment(
@@ -244,3 +247,27 @@ def test_scan_json_lists_instruction_files(
     assert by_path["CLAUDE.md"] == {"path": "CLAUDE.md", "bytes": 8, "truncated": False}
     assert by_path["AGENTS.md"]["truncated"] is True
     assert by_path["AGENTS.md"]["bytes"] < 50_000
+
+
+def test_sixty_rules_fit_100_columns_and_wide_shows_everything(
+    write_tree: WriteTree, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With 60 rules and long globs the table fits 100 columns; ``--wide`` and ``--json`` keep every glob."""
+    files = {".git/HEAD": "x"}
+    long_glob = "services/" + "/".join(f"level{i}" for i in range(12)) + "/**/*.{py,pyi}"
+    for i in range(60):
+        files[f".cursor/rules/area-{i:02}-with-a-rather-long-name.mdc"] = (
+            f"---\nglobs: {long_glob}, src/area{i}/**\n---\nBody {i}."
+            if i % 3 else "---\nalwaysApply: true\n---\nAlways."
+        )
+    root = write_tree(files)
+    code, out, _ = scan(capsys, "--cwd", str(root))
+    assert code == 0
+    table = out.split("\n\n", 1)[0].splitlines()
+    assert len(table) == 1 + 2 + 60 and max(len(line) for line in table) <= 100
+    assert "generic (20)" in table and "scoped (40)" in table
+    assert any(line.endswith("…") or "… " in line for line in table)
+    code, wide, _ = scan(capsys, "--cwd", str(root), "--wide")
+    assert long_glob in wide and max(len(line) for line in wide.splitlines()) > 100
+    globs = [r["globs"] for r in scan_json(capsys, root)["rules"] if r["globs"]]
+    assert all(g[0] == long_glob for g in globs)

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from ruleweave.cli import main
+from ruleweave.discovery.builtin import BUILTIN_DIR
+from ruleweave.paths import display
 from tests.conftest import WriteTree
 
 FILES = {
@@ -36,8 +38,10 @@ def test_prompt_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert code == 0
     assert set(data) == {"text", "generic", "domain", "instructions", "budget"}
-    assert set(data["budget"]) == {"limit", "used", "cut"}
-    assert data["generic"] == "<generic-rules>\nBe brief.\n</generic-rules>"
+    assert set(data["budget"]) == {"limit", "used", "cut", "blocks"}
+    assert data["generic"] == (
+        "<generic-rules>\n[rule: always] .cursor/rules/always.mdc\nBe brief.\n</generic-rules>"
+    )
     assert "- ts (src/**/*.ts): TS" in data["domain"]
     assert data["budget"]["cut"] == []
 
@@ -66,18 +70,20 @@ def test_prompt_custom_prompt_dedup(
 def test_explain_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """explain --json names each path's rules with the matching glob and nested files."""
     code, out, _ = run(
-        capsys, "explain", "--cwd", str(repo), "--json", "src/app.ts", "pkg/mod.py", "README"
+        capsys, "explain", "--cwd", str(repo), "--json", "--builtin-rules", "all",
+        "src/app.ts", "pkg/mod.py", "README",
     )
     data = json.loads(out)
     assert code == 0
     assert data["paths"][0] == {
         "path": "src/app.ts",
         "rules": [
-            {"name": "ts", "provider": "cursor", "glob": "src/**/*.ts"},
+            {"name": "ts", "provider": "cursor", "glob": "src/**/*.ts", "folder": ".cursor/rules"},
             {
                 "name": "typescript-strict-equality",
                 "provider": "builtin",
                 "glob": "**/*.{ts,tsx,js,jsx,mjs,cjs}",
+                "folder": display(BUILTIN_DIR, repo),
             },
         ],
         "instructions": [],

@@ -253,3 +253,70 @@ def test_parse_never_raises_and_returns_mapping_and_body(text: str) -> None:
         fm.as_globs(value)
         fm.as_strings(value)
         fm.as_text(value)
+
+
+SIMPLE_KEYS = [
+    "a", "globs", "alwaysApply", "always-apply", "true", "null", "yes", "on", "x_1", "Key", "n", "_k",
+]
+SIMPLE_ATOMS = [
+    "", " ", "a", "b c", "true", "True", "false", "FALSE", "yes", "on", "off", "no", "y", "null", "~",
+    "1", "0x1", "1.5", ".5", "1e3", "2024-01-01", "12:30", "**/*.ts", "*.ts", "src/**", "'q'", "'it''s'",
+    '"dq"', '"a\\"b"', "[]", "['a', 'b']", "['a',]", "[a]", "a: b", "a:b", "C#", "x #c", "-x", "?x", ":x",
+    "%x", "@x", "!x", "&a x", "|", ">", "{a: 1}", "foo:", "\t", "é", "\u2028", "\x85", "\x07", "<<", "=",
+    "+1", ".inf", "1_000", "a,b", "{x", "]", "'open", '"open', "''", '""',
+]
+SIMPLE_LINES = st.one_of(
+    st.builds(
+        lambda key, sep, atoms: key + sep + "".join(atoms),
+        st.sampled_from(SIMPLE_KEYS),
+        st.sampled_from([": ", ":  ", ":", ":\t"]),
+        st.lists(st.sampled_from(SIMPLE_ATOMS), max_size=3),
+    ),
+    st.sampled_from(["", "# comment", "  indented: x", "- item", "---", "key:value"]),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(SIMPLE_LINES, min_size=1, max_size=5))
+def test_simple_mapping_agrees_with_the_yaml_loader(lines: list[str]) -> None:
+    """Whenever the flat-line reader accepts a block, the YAML loader gives the same mapping and types."""
+    block = "\n".join(lines)
+    simple = fm.simple_mapping(block)
+    if simple is None:
+        return
+    loaded = fm.yaml_load(block)
+    expected = {} if loaded is None else loaded
+    assert simple == expected
+    assert [type(v) for v in simple.values()] == [type(v) for v in expected.values()]
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "description: TypeScript conventions\nglobs: src/**/*.ts, src/**/*.{ts,tsx}\nalwaysApply: false",
+        "trigger: always_on\nglobs: '**/*.py'\ndescription: rule",
+        "name: topic\nglobs: ['**/*.rs', \"*.toml\"]\ncondition: 'unsafe\\s*\\{'\nscope: text",
+        "applyTo: '**/*.ts,**/*.tsx'\n# a comment\n\ninclusion: fileMatch",
+    ],
+)
+def test_common_rule_frontmatter_is_read_without_the_yaml_loader(block: str) -> None:
+    """The flat blocks rule files are made of are read directly, to what the YAML loader gives."""
+    simple = fm.simple_mapping(block)
+    assert simple is not None
+    assert simple == fm.yaml_load(block)
+
+
+@pytest.mark.parametrize(
+    "block",
+    ["globs:\n  - '*.py'", "count: 3", "when: 2024-01-01", "a: &x 1", "a: |\n  text", "a: b: c", "k: *.ts"],
+)
+def test_anything_not_flat_goes_to_the_yaml_loader(block: str) -> None:
+    """Indentation, numbers, dates, anchors, block scalars and nested colons are left to YAML."""
+    assert fm.simple_mapping(block) is None
+
+
+def test_yaml_1_1_booleans_stay_strings_on_the_flat_path() -> None:
+    """``yes``/``on``/``off`` read directly are strings; ``true``/``False`` are booleans."""
+    assert fm.simple_mapping("a: yes\nb: on\nc: off\nd: true\ne: False") == {
+        "a": "yes", "b": "on", "c": "off", "d": True, "e": False,
+    }

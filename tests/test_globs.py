@@ -99,11 +99,20 @@ def test_index_handles_brace_explosion() -> None:
     assert {k for k, _ in index.lookup(spell("a" * 12 + ".ts"))} == {"ok"}
 
 
-_GLOB_TOKENS = ["a", "b", ".", "/", "//", "*", "**", "?", "{a,b}", "[ab]", "x.ts", ".ts", "\\", "-"]
-_PATH_PARTS = ["a", "b", "x", ".a", "ab", "a.ts", "x.ts", ".ts", "a.b.ts", "*", "{a,b}"]
+_GLOB_TOKENS = [
+    "a", "b", ".", "/", "//", "*", "**", "?", "{a,b}", "[ab]", "x.ts", ".ts", "\\", "-",
+    # the shapes the index keys beyond `*.ext`: literal prefixes and suffixes, classes, braces
+    "test_", "_test", "Controller", "Dockerfile", ".[jt]s", "[!a]", "{ts,js}", "{y}", "{{y},z}", ",", "}",
+    "**/", "src/", "/**/",
+]
+_PATH_PARTS = [
+    "a", "b", "x", ".a", "ab", "a.ts", "x.ts", ".ts", "a.b.ts", "*", "{a,b}",
+    "src", "test_a.py", "a_test.go", "UserController.java", "Dockerfile", "Dockerfile.dev", "a.js",
+    "{y}", "z",
+]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     tokens=st.lists(st.sampled_from(_GLOB_TOKENS), min_size=1, max_size=6),
     parts=st.lists(st.sampled_from(_PATH_PARTS), min_size=1, max_size=4),
@@ -119,3 +128,118 @@ def test_index_agrees_with_plain_matching_property(tokens: list[str], parts: lis
             spellings = [s for s in (path.relative, path.absolute, path.name) if s is not None]
             assert expected is any(wcglob.globmatch(s, pattern, flags=FLAGS) for s in spellings)
         assert bool(GlobIndex([("k", pattern)]).lookup(path)) is expected, (pattern, path)
+
+
+def wcmatch_any(pattern: str, path: PathSpellings) -> bool:
+    """What wcmatch itself says: any spelling matches (a malformed glob matches nothing)."""
+    if not pattern or is_malformed(pattern):
+        return False
+    spellings = [s for s in (path.relative, path.absolute, path.name) if s is not None]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return any(wcglob.globmatch(s, pattern, flags=FLAGS) for s in spellings)
+
+
+SHAPES = [
+    # literal name, extension, literal prefix, literal suffix, both, class, braces
+    "Dockerfile", "**/Makefile", "*.ts", "**/*.py", "test_*", "**/test_*.py", "src/**/test_*.py",
+    "*_test.go", "**/*Controller.java", "**/*_{a,b}.ts", "Dockerfile*", "deploy/**/Dockerfile*",
+    "*.[jt]s", "web/**/*.[jt]s", "**/[!a]*.ts", "*a*b*", "x?.ts",
+    # directory parts: direct child, below, a directory of that name anywhere, wildcards (generic)
+    "src/*.ts", "src/**/*.ts", "src/**", "**/a/*.ts", "**/a/b/*.ts", "**/a/**/*.ts", "**/a/**",
+    "src/*/index.ts", "*/a/*.ts", "s?c/**/*.ts", "/repo/src/*.ts", "**", "*", "**/*",
+    # oddities: nested one-item braces, literal braces, escapes, `//`, `./`, trailing `/`
+    "{{y},z}/b", "{y}/b", "a{b}c", "\\*.ts", "src//*.ts", "./src/*.ts", "src/", "a/../a/*.ts", "[/]x",
+]
+SHAPE_PATHS = [
+    "Dockerfile", "deploy/prod/Dockerfile.dev", "src/app.ts", "src/a/b.ts", "a/x.ts", "x/a/b/c.ts",
+    "q/a/b/c.ts", "lib/test_models.py", "src/x/test_.py", "pkg/a_test.go", "src/UserController.java",
+    "x_a.ts", "y/z_b.ts", "web/src/app.js", "web/app.ts", "b.ts", "src/index.ts", "src/k/index.ts",
+    "acb", "aXbYb", "x1.ts", "Makefile", "sub/Makefile", "{y}/b", "z/b", "a{b}c", "*.ts", "README",
+    "[/x", "src/deep/er/file.ts",
+]
+
+
+@pytest.mark.parametrize("pattern", SHAPES)
+def test_every_shape_agrees_with_wcmatch(pattern: str) -> None:
+    """Each shape the index files, alone in an index, matches exactly what wcmatch matches."""
+    index = GlobIndex([("k", pattern)])
+    for rel in SHAPE_PATHS:
+        for root in ("/repo", "/elsewhere/deep"):
+            path = spell(rel, root)
+            assert bool(index.lookup(path)) is wcmatch_any(pattern, path), (pattern, rel, root)
+    outside = PathSpellings(None, "/other/src/app.ts", "app.ts")
+    assert bool(index.lookup(outside)) is wcmatch_any(pattern, outside), pattern
+
+
+def test_all_shapes_in_one_index_agree_with_wcmatch() -> None:
+    """Every shape together in one index gives, per path, exactly the globs wcmatch matches, in order."""
+    index = GlobIndex((i, p) for i, p in enumerate(SHAPES))
+    for rel in SHAPE_PATHS:
+        path = spell(rel)
+        found = [key for key, _ in index.lookup(path)]
+        assert found == [i for i, p in enumerate(SHAPES) if wcmatch_any(p, path)], rel
+
+
+def test_nested_one_item_braces_match_like_wcmatch() -> None:
+    """``{{y},z}/b`` expands once: it matches ``{y}/b`` and ``z/b``, never ``y/b``."""
+    index = GlobIndex([("k", "{{y},z}/b")])
+    assert index.lookup(spell("{y}/b")) == [("k", "{{y},z}/b")]
+    assert index.lookup(spell("z/b")) == [("k", "{{y},z}/b")]
+    assert index.lookup(spell("y/b")) == []
+    assert matches("{{y},z}/b", spell("{y}/b")) and not matches("{{y},z}/b", spell("y/b"))
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "**/a{i}*.ts",  # two literals, filed by the suffix: the group's string tests become a set
+        "**/*{i}.[jt]s",  # basename regexes sharing the key "s": one combined RE2 set
+        "**/*[0-9]{i}*",  # basename regexes with no literal at all
+        "s?c/x{i}/**/*.ts",  # generic (wildcard directory): RE2 prefilter, wcmatch confirms
+        "**/a/x{i}/**/*.ts",  # a two-directory needle below any directory
+        "src/**/t{i}_*.py",  # anchored under one directory, two literals
+    ],
+)
+def test_big_groups_agree_with_wcmatch(template: str) -> None:
+    """Hundreds of globs sharing one key and slot (combined matchers) still match exactly like wcmatch."""
+    patterns = [template.format(i=i) for i in range(300)]
+    index = GlobIndex((i, p) for i, p in enumerate(patterns))
+    probes = [
+        "src/a17x.ts", "src/c17.js", "q/z17q", "sxc/x17/e/w.ts", "sxc/x17/w.go", "q/a/x17/y/w.ts",
+        "src/k/t17_z.py", "src/t17_.py", "a/x17/w.ts", "src/a299.ts", "lib/none.txt", "a3.ts",
+    ]
+    for rel in probes:
+        path = spell(rel)
+        expected = [i for i, p in enumerate(patterns) if wcmatch_any(p, path)]
+        assert [key for key, _ in index.lookup(path)] == expected, (template, rel)
+
+
+def test_name_with_a_lone_surrogate_is_matched_without_re2() -> None:
+    """A file name that is not valid UTF-8 (a lone surrogate) still matches regex-shaped globs."""
+    name = "bad\udcff.js"
+    index = GlobIndex([("js", "*.[jt]s"), ("any", "**/*"), ("gen", "s?c/**/*.js")])
+    found = {key for key, _ in index.lookup(spell(f"src/{name}"))}
+    assert found == {"js", "any", "gen"}
+
+
+def test_path_spellings_are_normalised() -> None:
+    """``//``, ``.`` and ``..`` segments and a trailing ``/`` are normalised before matching."""
+    spelled = PathSpellings.of("/repo//src/./a/../b.ts", "/repo/")
+    assert spelled == PathSpellings("src/b.ts", "/repo/src/b.ts", "b.ts")
+    assert GlobIndex([("k", "src/*.ts")]).lookup(spelled) == [("k", "src/*.ts")]
+
+
+def test_glob_past_the_expansion_limit_matches_nothing_everywhere() -> None:
+    """A glob with more than 1,000 brace alternatives matches nothing, in the index and alone."""
+    hostile = "{a,b,c,d,e,f,g,h,i,j}{a,b,c,d,e,f,g,h,i,j}{a,b,c,d,e,f,g,h,i,j}{a,b}.ts"
+    assert GlobIndex([("h", hostile)]).lookup(spell("aaaa.ts")) == []
+    assert not matches(hostile, spell("aaaa.ts"))
+
+
+def test_empty_index_and_index_size() -> None:
+    """An index counts its distinct brace alternatives; an empty index matches nothing."""
+    assert GlobIndex([]).lookup(spell("a.ts")) == []
+    index = GlobIndex([("a", "*.{ts,tsx}"), ("b", "*.{ts,tsx}"), ("c", "[bad"), ("d", "")])
+    assert index.size == 2
+    assert [key for key, _ in index.lookup(spell("x.tsx"))] == ["a", "b"]

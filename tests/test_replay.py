@@ -23,9 +23,11 @@ FILES = {
 }
 
 
-def record(root: Path, log: Path) -> None:
+def record(root: Path, log: Path, disabled_rules: frozenset[str] = frozenset()) -> None:
     """A small session: three tool calls, a compaction, one more call."""
-    ruleset = RuleSet.load(RuleweaveConfig(cwd=root, builtin_rules=False, event_log=log))
+    ruleset = RuleSet.load(
+        RuleweaveConfig(cwd=root, builtin_rules=False, event_log=log, disabled_rules=disabled_rules)
+    )
     session = ruleset.session("rec")
     session.after_tool_call("read_file", {"path": "src/app.ts"})
     session.after_tool_call("read_file", {"path": str(root / "src" / "b.ts")})
@@ -126,10 +128,11 @@ def test_odd_session_start_fields_do_not_crash(
     for edit in ({"project_root": None}, {"project_root": str(root)[:-1]}, {"options": [1, 2]}):
         log = tmp_path / "events.jsonl"
         log.unlink(missing_ok=True)
-        record(root, log)
-        _edit_start(log, {"options": {"builtin_rules": False}, **edit})
+        record(root, log, frozenset({"always"}))
+        _edit_start(log, {"options": {"disabled_rules": ["always"]}, **edit})
         codes.append(main(["replay", str(log)]))
-    assert codes == [0, 0, 1]  # options that are not a mapping are dropped: builtin rules return
+    assert codes == [0, 0, 1]  # options that are not a mapping are dropped: the disabled rule returns
+    assert "not a mapping; ignored" in capsys.readouterr().err  # and the replay notes it
     _edit_start(log, {"options": {"ttsr_window": "wide"}})
     assert main(["replay", str(log)]) == 2
     err = capsys.readouterr().err

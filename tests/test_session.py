@@ -46,7 +46,10 @@ def test_prompt_blocks(repo: Path) -> None:
     parts = load(repo).session("s").prompt_parts()
     assert "Root agent instructions." in parts.instructions
     assert "[rule: house]\nHouse style: no emoji." in parts.instructions
-    assert parts.generic == "<generic-rules>\nBe concise.\n\nCite files.\n</generic-rules>"
+    assert parts.generic == (
+        "<generic-rules>\n[rule: always] .cursor/rules/always.mdc\n"
+        "Be concise.\n\nCite files.\n</generic-rules>"
+    )
     assert "- ts (src/**/*.ts, src/**/*.{tsx,jsx}): TypeScript conventions" in parts.domain
     assert "- review: How to review a pull request" in parts.domain
     assert "rule://" in parts.domain
@@ -173,7 +176,7 @@ def test_resolve(repo: Path) -> None:
     doc = session.resolve("rule://review")
     assert (doc.name, doc.content, doc.bucket.value) == ("review", "Check tests.", "rulebook")
     assert session.resolve("rule://manual").content == "Only when asked."
-    with pytest.raises(RuleNotFound, match="needs a rule name; available rules: always, manual"):
+    with pytest.raises(RuleNotFound, match="needs a rule name; available rules: always, house, manual"):
         session.resolve("rule://")
     with pytest.raises(RuleNotFound, match="No rule named 'nope'"):
         session.resolve("rule://nope")

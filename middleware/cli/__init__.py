@@ -1,7 +1,9 @@
 """The ``ruleweave`` command line.
 
 Each subcommand lives in its own module with ``register(subparsers)``;
-exit codes are 0 ok, 1 findings, 2 usage or unreadable input.
+exit codes are 0 ok, 1 findings, 2 usage or unreadable input. Whatever a
+subcommand prints goes through ``escaped_output``: rule names, paths and
+bodies come from repositories, and none may drive the terminal.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from ruleweave.cli.common import UsageError
+from ruleweave.cli.common import UsageError, escaped_output
 from ruleweave.errors import ConfigError, StoreError
 
-COMMANDS: tuple[str, ...] = ("scan", "prompt", "explain", "read", "spec", "ttsr", "replay")
+COMMANDS: tuple[str, ...] = ("scan", "prompt", "explain", "read", "spec", "ttsr", "replay", "mcp")
 """Subcommand modules under ``ruleweave.cli``, in help order."""
 
 
@@ -48,13 +50,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
-    try:
-        return int(args.func(args))
-    except (UsageError, StoreError, ConfigError) as exc:
-        print(f"ruleweave: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
+    with escaped_output():
+        try:
+            return int(args.func(args))
+        except (UsageError, StoreError, ConfigError) as exc:
+            print(f"ruleweave: {exc}", file=sys.stderr)
+            return 2
+        except BrokenPipeError:
+            return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

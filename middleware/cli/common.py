@@ -1,18 +1,31 @@
-"""What every subcommand shares: ``--cwd``, building the config, JSON output."""
+"""What every subcommand shares: ``--cwd``, building the config, reading inputs, output.
+
+Everything the CLI reads or prints is untrusted text: a file named on the
+command line is read with the one bounded reader (a regular file only, never
+blocking, at most ``MAX_INPUT_BYTES``), and everything printed goes through
+``escaped_output`` (control, bidi and zero-width characters spelled
+``\\uXXXX``) so that a cloned repository's rule names cannot drive the terminal.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ruleweave.config import RuleweaveConfig
+from ruleweave.controls import escape_controls
 from ruleweave.errors import RuleweaveError
 from ruleweave.paths import display
+from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning
+
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+"""The largest file (or standard input) a command reads; a larger one is refused, never cut."""
 
 
 class UsageError(RuleweaveError):
@@ -27,6 +40,10 @@ def add_cwd(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--root", metavar="DIR",
         help="the project root (default: the nearest directory above --cwd holding .git)",
+    )
+    parser.add_argument(
+        "--builtin-rules", metavar="all|NAME,…",
+        help="also use the rules shipped with ruleweave: all of them, or these names (default: none)",
     )
 
 
@@ -59,6 +76,10 @@ def config_from(args: argparse.Namespace, **overrides: Any) -> RuleweaveConfig:
         if not root_path.is_dir():
             raise UsageError(f"--root {root} is not a directory.")
         overrides.setdefault("project_root", root_path.resolve())
+    builtin = getattr(args, "builtin_rules", None)
+    if builtin is not None:
+        names = tuple(n.strip() for n in builtin.split(",") if n.strip())
+        overrides.setdefault("builtin_rules", True if names == ("all",) else names)
     store = getattr(args, "store", None)
     if store is not None:
         overrides.setdefault("store", store)
@@ -66,24 +87,76 @@ def config_from(args: argparse.Namespace, **overrides: Any) -> RuleweaveConfig:
 
 
 def read_input(path: str) -> str:
-    """Read a file named on the command line; problems are a UsageError."""
+    """Read a file named on the command line, whole; problems are a UsageError.
+
+    Raises:
+        UsageError: The file is missing or unreadable, not a regular file (a FIFO,
+            ``/dev/zero``), larger than ``MAX_INPUT_BYTES``, binary or not UTF-8.
+    """
+    result = read_text(path, MAX_INPUT_BYTES, whole=True)
+    if result.text is None:
+        raise UsageError(f"cannot read {path}: it {result.problem}.")
+    return result.text
+
+
+def read_stdin() -> str:
+    """Standard input as text, at most ``MAX_INPUT_BYTES`` of it.
+
+    Raises:
+        UsageError: It holds more, or is not UTF-8.
+    """
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream put in its place (tests, embedding)
+        text: str = sys.stdin.read(MAX_INPUT_BYTES + 1)
+        if len(text) > MAX_INPUT_BYTES:
+            raise UsageError(f"standard input is larger than {MAX_INPUT_BYTES} characters.")
+        return text
+    data: bytes = binary.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(f"standard input is larger than {MAX_INPUT_BYTES} bytes.")
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or "not UTF-8 text"
-        raise UsageError(f"cannot read {path} ({reason}).") from exc
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError("standard input is not UTF-8 text.") from exc
 
 
-def print_warnings(warnings: Sequence[DiscoveryWarning], root: Path) -> None:
-    """Print warnings below a report, each naming its file (relative to ``root``) and line."""
+class _Escaping:
+    """A text stream whose writes have hidden characters spelled as escapes."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(escape_controls(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def escaped_output() -> Iterator[None]:
+    """Within the block, what goes to ``sys.stdout`` and ``sys.stderr`` is escaped (``escape_controls``)."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaping(out), _Escaping(err)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def print_warnings(
+    warnings: Sequence[DiscoveryWarning], root: Path, stream: IO[str] | None = None
+) -> None:
+    """Print warnings below a report (to stdout unless ``stream``), each naming its file
+    (relative to ``root``) and line."""
     if not warnings:
         return
-    print(f"\n{len(warnings)} warnings:")
+    print(f"\n{len(warnings)} warnings:", file=stream)
     for w in warnings:
         where = (display(w.path, root) if w.path else "") + (f":{w.line}" if w.line else "")
-        print(f"  {where}: {w.message}" if where else f"  {w.message}")
+        print(f"  {where}: {w.message}" if where else f"  {w.message}", file=stream)
 
 
 def print_json(data: Any) -> None:
-    """Print ``data`` as indented, key-ordered-as-built JSON."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    """Print ``data`` as indented, key-ordered-as-built JSON (hidden characters as ``\\uXXXX``)."""
+    sys.stdout.write(escape_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")

@@ -1,4 +1,9 @@
-"""``ruleweave explain PATH…``: which scoped rules and nested instruction files fire, and why."""
+"""``ruleweave explain PATH…``: which scoped rules and nested instruction files fire, and why.
+
+Each rule names the folder it came from (a nested ``apps/web/.cursor/rules``
+too); a path under a directory the repository ignores says so, since nested
+rules and instruction files are never read there.
+"""
 
 from __future__ import annotations
 
@@ -31,26 +36,53 @@ def run(args: argparse.Namespace) -> int:
     for raw in args.paths:
         path = Path(os.path.normpath(config.cwd / raw))
         matches = ruleset.notices.for_paths([path])
-        report.append(
-            {
-                "path": display(path, config.root),
-                "rules": [
-                    {"name": m.name, "provider": m.provider, "glob": m.glob}
-                    for m in matches
-                    if m.kind == "rule"
-                ],
-                "instructions": [{"path": m.name} for m in matches if m.kind == "instructions"],
-            }
-        )
+        entry: dict[str, Any] = {
+            "path": display(path, config.root),
+            "rules": [
+                {
+                    "name": m.name, "provider": m.provider, "glob": m.glob,
+                    "folder": display(os.path.dirname(m.path), config.root),
+                }
+                for m in matches
+                if m.kind == "rule"
+            ],
+            "instructions": [{"path": m.name} for m in matches if m.kind == "instructions"],
+        }
+        listings = [{"folder": m.name, "rules": m.body.splitlines()} for m in matches if m.kind == "listing"]
+        if listings:
+            entry["listings"] = listings
+        ignored = _ignored_below(ruleset, str(path))
+        if ignored is not None:
+            entry["ignored"] = display(ignored, config.root)
+        report.append(entry)
     if args.json:
         print_json({"paths": report})
         return 0
     for entry in report:
         print(entry["path"])
-        if not entry["rules"] and not entry["instructions"]:
+        if not entry["rules"] and not entry["instructions"] and not entry.get("listings"):
             print("  (nothing fires)")
         for rule in entry["rules"]:
-            print(f"  rule {rule['name']} [{rule['provider']}] via {rule['glob']}")
+            via = f" via {rule['glob']}" if rule["glob"] else " (applies to its folder's subtree)"
+            print(f"  rule {rule['name']} [{rule['provider']}]{via}  from {rule['folder']}")
         for nested in entry["instructions"]:
             print(f"  instructions {nested['path']}")
+        for listing in entry.get("listings", ()):
+            print(f"  listed in {listing['folder']}: " + " ".join(listing["rules"]))
+        if "ignored" in entry:
+            print(f"  (under {entry['ignored']}, which the repository ignores: no nested rules read there)")
     return 0
+
+
+def _ignored_below(ruleset: RuleSet, path: str) -> str | None:
+    """The outermost ignored directory between the project root and ``path``, if any."""
+    tree = ruleset.nested.tree
+    parent = os.path.dirname(path)
+    if not tree.inside(parent):
+        return None
+    current = tree.root
+    for part in parent[len(tree.root.rstrip(os.sep)) + 1 :].split(os.sep):
+        current = os.path.join(current, part)
+        if tree.ignored(current):
+            return current
+    return None

@@ -1,4 +1,4 @@
-"""``ruleweave prompt``: the assembled prompt blocks and the instruction budget report."""
+"""``ruleweave prompt``: the assembled prompt blocks and the budget report of every block."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from ruleweave.cli.common import add_cwd, add_json, config_from, print_json, read_input
+from ruleweave.cli.common import add_cwd, add_json, config_from, print_json, print_warnings, read_input
+from ruleweave.prompt_budget import BlockBudget
 from ruleweave.ruleset import RuleSet
+
+_TITLES = {"instructions": "instructions", "generic": "<generic-rules>", "domain": "<domain-rules>"}
 
 
 def register(subparsers: Any) -> None:
@@ -38,7 +41,18 @@ def run(args: argparse.Namespace) -> int:
     budget = {
         "limit": parts.budget.limit,
         "used": parts.budget.used,
-        "cut": [{"path": path, "bytes_dropped": dropped} for path, dropped in parts.budget.cut],
+        "cut": [
+            {"path": cut.path, "bytes_dropped": cut.bytes_dropped, "block": block.block,
+             "name": cut.name or None}
+            for block in parts.budget.blocks
+            for cut in block.cut
+        ],
+        "blocks": [
+            {"block": block.block, "limit": block.limit, "used": block.used,
+             "cut": [{"path": c.path, "name": c.name or None, "bytes_dropped": c.bytes_dropped}
+                     for c in block.cut]}
+            for block in parts.budget.blocks
+        ],
     }
     if args.json:
         print_json(
@@ -53,13 +67,21 @@ def run(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(parts.text + "\n")
     report = sys.stderr
-    print(
-        f"\n-- instructions: {parts.budget.used} of {parts.budget.limit} bytes", file=report
-    )
-    for path, dropped in parts.budget.cut:
-        print(f"   cut {path}: {dropped} bytes dropped", file=report)
+    print(f"\n-- prompt: {parts.budget.used} of {parts.budget.limit} bytes", file=report)
+    for block in parts.budget.blocks:
+        print(_block_line(block), file=report)
+        for cut in block.cut:
+            what = f"rule://{cut.name} ({cut.path})" if cut.name else cut.path
+            print(f"   cut {what}: {cut.bytes_dropped} bytes dropped", file=report)
     if parts.deduplicated:
         print(f"-- already in the prompt: {', '.join(parts.deduplicated)}", file=report)
-    for warning in parts.warnings:
-        print(f"-- warning: {warning}", file=report)
+    print_warnings(parts.warnings, ruleset.config.root, report)
     return 0
+
+
+def _block_line(block: BlockBudget) -> str:
+    """``-- <block>: USED of LIMIT bytes`` (``USED bytes, no limit of its own`` without one)."""
+    title = _TITLES.get(block.block, block.block)
+    if block.limit is None:
+        return f"-- {title}: {block.used} bytes (no cap of its own)"
+    return f"-- {title}: {block.used} of {block.limit} bytes"

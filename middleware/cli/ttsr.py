@@ -5,15 +5,16 @@ and fed as ``--source``, or JSON lines, one delta per line:
 ``{"source", "delta", "tool", "call_id", "args"}`` (``source`` defaults to
 ``--source``); a line ``{"event": "turn_start"}`` starts a new turn. It
 prints each hit — where in the file, which rules, interrupt or reminder —
-then the warnings of the streamed rules. Exit 0: nothing fired; 1: some
-rule fired; 2: usage or unreadable input.
+then the warnings of the streamed rules. A hit's ``line:column`` is where
+the match starts (1-based; in a JSON-lines file, the line of the delta it
+starts in and the column within that delta), whatever the chunking. Exit 0:
+nothing fired; 1: some rule fired; 2: usage or unreadable input.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
@@ -27,6 +28,7 @@ from ruleweave.cli.common import (
     print_json,
     print_warnings,
     read_input,
+    read_stdin,
 )
 from ruleweave.ruleset import RuleSet
 from ruleweave.ttsr import TtsrHit, TtsrIndex, TtsrWatcher
@@ -36,7 +38,8 @@ from ruleweave.ttsr.scope import SOURCES, Source
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One recorded delta (or a turn start) and where it ends in the input file."""
+    """One recorded delta (or a turn start): where it ends in the input file, and where it starts
+    (``start``: its offset in a text file; a JSON-lines delta starts on its own ``line``)."""
 
     line: int
     column: int
@@ -46,6 +49,41 @@ class Step:
     call_id: str | None = None
     args: Any = None
     turn_start: bool = False
+    start: int = 0
+
+
+class Streams:
+    """The text of each stream since the turn started, to find where a match starts."""
+
+    def __init__(self, text: str, jsonl: bool) -> None:
+        self.text = text
+        self.jsonl = jsonl
+        self._streams: dict[tuple[str, str | None, str | None], tuple[list[str], list[tuple[int, Step]]]] = {}
+
+    def turn_start(self) -> None:
+        """Stream buffers start again, as the watcher's do."""
+        self._streams.clear()
+
+    def add(self, step: Step) -> None:
+        """Record a delta of its stream."""
+        chunks, steps = self._streams.setdefault((step.source, step.tool, step.call_id), ([], []))
+        offset = steps[-1][0] + len(chunks[-1]) if steps else 0
+        steps.append((offset, step))
+        chunks.append(step.delta)
+
+    def where(self, step: Step, matched: str) -> tuple[int, int]:
+        """``(line, column)``, 1-based, where ``matched`` starts in ``step``'s stream (the last
+        occurrence so far), or where ``step`` ends when there is no matched text."""
+        chunks, steps = self._streams.get((step.source, step.tool, step.call_id), ([], []))
+        stream = "".join(chunks)
+        position = stream.rfind(matched) if matched else -1
+        if position < 0:
+            return step.line, step.column
+        offset, first = next((o, s) for o, s in reversed(steps) if o <= position)
+        if self.jsonl:
+            return first.line, position - offset + 1
+        at = first.start + position - offset
+        return self.text.count("\n", 0, at) + 1, at - self.text.rfind("\n", 0, at)
 
 
 def register(subparsers: Any) -> None:
@@ -94,7 +132,7 @@ def _text_steps(text: str, chunk: int, source: str, tool: str | None) -> Iterato
         breaks = delta.count("\n")
         line += breaks
         column = len(delta) - delta.rfind("\n") - 1 if breaks else column + len(delta)
-        yield Step(line, column, source, delta, tool)
+        yield Step(line, column, source, delta, tool, start=start)
 
 
 def _jsonl_steps(text: str, source: str, tool: str | None) -> Iterator[Step]:
@@ -119,16 +157,19 @@ def _jsonl_steps(text: str, source: str, tool: str | None) -> Iterator[Step]:
 
 
 def _hit_json(
-    step: Step, number: int, hit: TtsrHit, show_text: bool, index: TtsrIndex
+    step: Step, number: int, hit: TtsrHit, show_text: bool, index: TtsrIndex, streams: Streams
 ) -> dict[str, Any]:
+    rules = [
+        {"name": m.rule, "path": rule_path(rule, index.config), "kind": m.kind,
+         "condition": m.condition, "matched": m.matched, "file": m.path,
+         **dict(zip(("line", "column"), streams.where(step, m.matched), strict=True))}
+        for rule, m in zip(hit.rules, hit.matches, strict=True)
+    ]
+    line, column = min(((r["line"], r["column"]) for r in rules), default=(step.line, step.column))
     data: dict[str, Any] = {
-        "delta": number, "line": step.line, "column": step.column, "source": hit.source,
+        "delta": number, "line": line, "column": column, "source": hit.source,
         "tool": hit.tool, "call_id": hit.call_id, "offset": hit.offset, "interrupt": hit.interrupt,
-        "rules": [
-            {"name": m.rule, "path": rule_path(rule, index.config), "kind": m.kind,
-             "condition": m.condition, "matched": m.matched, "file": m.path}
-            for rule, m in zip(hit.rules, hit.matches, strict=True)
-        ],
+        "rules": rules,
     }
     if show_text:
         data["text"] = hit.text
@@ -140,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     if args.chunk < 1:
         raise UsageError("--chunk must be at least 1.")
     config = config_from(args)
-    text = sys.stdin.read() if args.file == "-" else read_input(args.file)
+    text = read_stdin() if args.file == "-" else read_input(args.file)
     jsonl = args.format == "jsonl" or (args.format == "auto" and _looks_like_jsonl(args.file, text))
     steps = (_jsonl_steps(text, args.source, args.tool) if jsonl
              else _text_steps(text, args.chunk, args.source, args.tool))
@@ -149,15 +190,18 @@ def run(args: argparse.Namespace) -> int:
     watcher = TtsrWatcher(index, ruleset.store, args.session)
     hits: list[dict[str, Any]] = []
     deltas = 0
+    streams = Streams(text, jsonl)
     for step in steps:
         if step.turn_start:
             watcher.turn_start()
+            streams.turn_start()
             continue
         deltas += 1
+        streams.add(step)
         hit = watcher.watch(cast(Source, step.source), step.delta, tool=step.tool,
                             call_id=step.call_id, args=step.args)
         if hit is not None:
-            hits.append(_hit_json(step, deltas, hit, args.show_text, index))
+            hits.append(_hit_json(step, deltas, hit, args.show_text, index, streams))
     warnings = [*ruleset.buckets.warnings, *index.template_warnings]
     if args.json:
         print_json({

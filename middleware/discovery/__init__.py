@@ -9,15 +9,22 @@ and turns every problem, including a provider that raises, into a warning.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.glob_caps import cap_globs
+from ruleweave.discovery.placement import base_of, place, relative_dir
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.registry import PROVIDERS, ordered
 from ruleweave.log import LibraryLogger
 from ruleweave.rules import DiscoveryWarning, Rule
 
-__all__ = ["PROVIDERS", "Discovery", "DiscoveryContext", "Provider", "discover"]
+__all__ = ["FOLDER_PROVIDERS", "PROVIDERS", "Discovery", "DiscoveryContext", "Provider", "discover",
+           "discover_directory"]
+
+FOLDER_PROVIDERS: tuple[Provider, ...] = tuple(p for p in PROVIDERS if p.id not in ("plugins", "builtin"))
+"""The providers that read rule folders in project directories (nested folders use these)."""
 
 # Warnings go to the stdlib logger ``ruleweave.discovery`` rendered by structlog:
 # silent unless the application enables it (structlog's default logger would
@@ -63,19 +70,43 @@ def _provider_winners(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
     return merged, losers
 
 
+def _placed(rules: list[Rule], ctx: DiscoveryContext, nested: str | None) -> list[Rule]:
+    """Project rules named and rebased for the directory whose folder holds them (``placement``)."""
+    root = str(ctx.config.root)
+    walk = [str(d) for d in ctx.walk]
+    out: list[Rule] = []
+    for rule in rules:
+        if rule.source.level != "project" or rule.source.provider.startswith("plugins"):
+            out.append(rule)
+            continue
+        prefix = nested if nested is not None else base_of(rule.path, walk, root)
+        out.append(place(rule, prefix))
+    return out
+
+
 def discover(
-    config: RuleweaveConfig, providers: tuple[Provider, ...] = PROVIDERS
+    config: RuleweaveConfig,
+    providers: tuple[Provider, ...] = PROVIDERS,
+    *,
+    ctx: DiscoveryContext | None = None,
 ) -> Discovery:
     """Find every rule the configuration reaches.
+
+    Rules of a folder in a directory below the project root are named
+    ``<dir>:<name>`` and their globs rebased onto that directory
+    (``discovery.placement``).
 
     Args:
         config: Where to look and what to skip.
         providers: The providers to run (default: all registered).
+        ctx: The context to run in (default: the root→cwd walk; ``discover_directory``
+            passes one for a single nested directory).
 
     Returns:
         The ``Discovery``; never raises for bad files or failing providers.
     """
-    ctx = DiscoveryContext(config)
+    ctx = ctx if ctx is not None else DiscoveryContext(config)
+    nested = relative_dir(ctx.walk[0], config.root) if ctx.nested else None
     kept: dict[str, Rule] = {}
     order: list[str] = []
     shadowed: list[Rule] = []
@@ -88,7 +119,7 @@ def discover(
         except Exception as exc:
             ctx.warn("", f"provider {provider.id!r} failed: {exc.__class__.__name__}: {exc}")
             continue
-        winners, losers = _provider_winners(loaded)
+        winners, losers = _provider_winners(_placed(loaded, ctx, nested))
         shadowed.extend(losers)
         for rule in winners:
             if rule.name in config.disabled_rules:
@@ -103,11 +134,34 @@ def discover(
                 )
                 shadowed.append(rule)
     ctx.provider = None
+    rules, cap_warnings = cap_globs(
+        [kept[name] for name in order], config.max_globs_per_rule, config.max_globs_total
+    )
+    ctx.warnings.extend(cap_warnings)
     for warning in ctx.warnings:
         _log.warning("discovery_warning", path=warning.path, line=warning.line,
                      provider=warning.provider, message=warning.message)
     return Discovery(
-        rules=tuple(kept[name] for name in order),
+        rules=rules,
         shadowed=tuple(shadowed),
         warnings=tuple(ctx.warnings),
     )
+
+
+def discover_directory(
+    config: RuleweaveConfig, directory: Path, providers: tuple[Provider, ...] = FOLDER_PROVIDERS
+) -> Discovery:
+    """The rules of the rule folders in one directory below the walk (read on first touch).
+
+    No user tier, plugins or built-ins: only the project folders of ``directory``,
+    named and rebased for it.
+
+    Args:
+        config: The configuration (disabled providers and rules apply).
+        directory: An absolute directory inside the project.
+        providers: The folder providers (default: every file-based provider).
+
+    Returns:
+        The ``Discovery`` of that directory.
+    """
+    return discover(config, providers, ctx=DiscoveryContext(config, walk=[directory], nested=True))

@@ -1,7 +1,8 @@
 """builtin (priority 1): the rules shipped with ruleweave.
 
 Reads ``ruleweave/builtin_rules/*.md`` from the installed package. Name: the
-stem. Dropped as a whole when ``RuleweaveConfig(builtin_rules=False)``.
+stem. Opt-in: none unless ``RuleweaveConfig(builtin_rules=True)`` (all) or a
+list of names (those), so a repository with no rule files gets nothing.
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ BUILTIN_DIR = Path(__file__).resolve().parent.parent / "builtin_rules"
 
 
 def load(ctx: DiscoveryContext) -> list[Rule]:
-    """Load the shipped rules (none when builtins are off)."""
-    if not ctx.config.builtin_rules:
+    """Load the shipped rules that are switched on (none by default)."""
+    wanted = ctx.config.builtin_rules
+    if not wanted:
         return []
     rules: list[Rule] = []
     for path in sorted(BUILTIN_DIR.glob("*.md")):
+        if isinstance(wanted, tuple) and path.stem not in wanted:
+            continue
         rule = load_markdown_rule(ctx, path, provider=ID, priority=PRIORITY, level="builtin")
         if rule is not None:
             rules.append(rule)
@@ -30,3 +34,8 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
 
 
 PROVIDER = Provider(ID, PRIORITY, load, "rules shipped with ruleweave")
+
+
+def builtin_names() -> tuple[str, ...]:
+    """The names of every shipped rule (for ``builtin_rules=[...]`` and ``ruleweave scan``)."""
+    return tuple(sorted(path.stem for path in BUILTIN_DIR.glob("*.md")))

@@ -14,7 +14,6 @@ from ruleweave import frontmatter as fm
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
-from ruleweave.paths import walk_up
 from ruleweave.rules import Rule
 
 ID, PRIORITY = "cline", 40
@@ -30,7 +29,7 @@ def _fields(data: dict[str, Any]) -> dict[str, Any]:
 
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load the nearest .clinerules file or directory."""
-    for directory in walk_up(ctx.config.cwd, ctx.config.root):
+    for directory in reversed(ctx.walk):
         candidate = directory / ".clinerules"
         if candidate.is_dir():
             return load_dir(

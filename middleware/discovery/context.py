@@ -3,6 +3,10 @@
 Listing follows the configured symlink policy, never loops on a symlink
 cycle, caps the files taken from one root, and turns every unreadable
 directory or refused link into a warning; reading is bounded (``reading``).
+The policy holds for every component of a path, not only the last: a rule
+folder or instruction file reached through a linked directory (``.cursor``,
+``.github`` or ``vendor`` linking out of the project) is judged by its real
+path, and refused with a warning naming the link when it leaves its tier.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruleweave.config import RuleweaveConfig
-from ruleweave.paths import is_within, normalise, walk_down
+from ruleweave.paths import RealPaths, is_within, normalise, real_path, walk_down
 from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning, Level
 
@@ -29,13 +33,20 @@ class DiscoveryContext:
         walk: Directories from the project root down to cwd, root first.
         warnings: Warnings collected so far (providers append through ``warn``).
         provider: The id of the provider currently loading (for warnings).
+        nested: Loading the rule folders of one directory below the walk (on a tool
+            call's first touch): providers skip the user tier, plugins and built-ins.
     """
 
     config: RuleweaveConfig
     walk: list[Path] = field(default_factory=list)
     warnings: list[DiscoveryWarning] = field(default_factory=list)
     provider: str | None = None
+    nested: bool = False
     _taken: set[tuple[str | None, int, int]] = field(default_factory=set, repr=False)
+    _verdicts: dict[tuple[str, Level], bool] = field(default_factory=dict, repr=False)
+    _bases: dict[Level, tuple[tuple[Path, Path], ...]] = field(default_factory=dict, repr=False)
+    _refused_links: set[str] = field(default_factory=set, repr=False)
+    _real: RealPaths = field(default_factory=RealPaths, repr=False)
 
     def __post_init__(self) -> None:
         if not self.walk:
@@ -75,6 +86,66 @@ class DiscoveryContext:
             )
         return (normalise(self.config.root),)
 
+    def _real_bases(self, level: Level) -> tuple[tuple[Path, Path], ...]:
+        """``(base, its real path)`` for each base of ``level``; the project tier also holds a
+        cwd outside the project root (its walk is that one directory)."""
+        known = self._bases.get(level)
+        if known is not None:
+            return known
+        bases = self.bases(level)
+        if level != "user":
+            cwd = normalise(self.config.cwd)
+            if not any(is_within(cwd, base) for base in bases):
+                bases = (*bases, cwd)
+        pairs = tuple((base, Path(real_path(base) or base)) for base in bases)
+        self._bases[level] = pairs
+        return pairs
+
+    def _refuse(self, link: Path, message: str) -> bool:
+        """Warn once per link (several rule folders may sit behind one); always False."""
+        if str(link) not in self._refused_links:
+            self._refused_links.add(str(link))
+            self.warn(link, message)
+        return False
+
+    def contained(self, path: Path, level: Level) -> bool:
+        """Whether ``path``, every symbolic link along it resolved, obeys the symlink policy.
+
+        ``within``: its real path lies inside a real base of its tier. ``ignore``: no
+        component below the base is a link. ``follow``: always. A refusal is a
+        warning naming the link that leaves (or, under ``ignore``, the first link), once per
+        link. Verdicts are remembered for the run: providers share the walk's directories.
+        """
+        policy = self.config.symlinks
+        if policy == "follow" or level == "builtin":
+            return True
+        key = (str(path), level)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            verdict = self._verdicts[key] = self._contained(path, level, policy)
+        return verdict
+
+    def _contained(self, path: Path, level: Level, policy: str) -> bool:
+        lexical = normalise(path)
+        pairs = self._real_bases(level)
+        under = next(((base, real) for base, real in pairs if is_within(lexical, base)), None)
+        if under is None:  # not below the tier's bases at all: only the real path can tell
+            real = real_path(lexical)
+            if policy == "ignore" or (real is not None and any(is_within(Path(real), b) for _, b in pairs)):
+                return True
+            return self._refuse(lexical, f"leads outside the {level} tier ({real}); refused")
+        real, link = self._real.resolve(lexical, under[0], str(under[1]))
+        if link is None:
+            return True
+        if policy == "ignore":
+            return self._refuse(Path(link), "is a symbolic link and symlinks are ignored by configuration")
+        if any(is_within(Path(real), base) for _, base in pairs):
+            return True
+        target = real_path(link) or real
+        return self._refuse(
+            Path(link), f"is a symbolic link leading outside the {level} tier ({target}); refused"
+        )
+
     def link_ok(self, path: Path, level: Level) -> bool:
         """Whether a symlink at ``path`` may be followed; warns when it may not."""
         policy = self.config.symlinks
@@ -104,9 +175,10 @@ class DiscoveryContext:
     def is_file(self, path: Path, level: Level) -> bool:
         """``path`` is a regular file that may be read under the symlink policy."""
         try:
-            if path.is_symlink() and not self.link_ok(path, level):
-                return False
-            return path.is_file()
+            if path.is_symlink():
+                # link_ok resolved the whole path, parents included, against the tier.
+                return self.link_ok(path, level) and path.is_file()
+            return path.is_file() and self.contained(path.parent, level)
         except OSError as exc:
             self.warn(path, f"cannot be inspected ({exc.strerror or exc.__class__.__name__})")
             return False
@@ -137,7 +209,7 @@ class DiscoveryContext:
             return []
         if root.is_symlink() and not self.link_ok(root, level):
             return []
-        if not root.is_dir():
+        if not root.is_dir() or not self.contained(root, level):
             return []
         found: list[Path] = []
         visited: set[str] = set()

@@ -35,8 +35,12 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
         level="user", recursive=False, mapper=_fields, name_from_frontmatter=True,
     )
     for directory in ctx.walk:
+        folder = directory / ".continue" / "rules"
+        if folder.is_file():
+            ctx.warn(folder, "is a file, not a folder: Continue reads the rule files inside "
+                     ".continue/rules/; move it to .continue/rules/<name>.md")
         rules += load_dir(
-            ctx, directory / ".continue" / "rules", provider=ID, priority=PRIORITY,
+            ctx, folder, provider=ID, priority=PRIORITY,
             level="project", recursive=False, mapper=_fields, name_from_frontmatter=True,
         )
     return rules

@@ -30,8 +30,12 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
         level="user", suffixes=(".mdc", ".md"),
     )
     for directory in ctx.walk:
+        folder = directory / ".cursor" / "rules"
+        if folder.is_file():
+            ctx.warn(folder, "is a file, not a folder: Cursor reads the rule files inside .cursor/rules/; "
+                     "move it to .cursor/rules/<name>.mdc")
         rules += load_dir(
-            ctx, directory / ".cursor" / "rules", provider=ID, priority=PRIORITY,
+            ctx, folder, provider=ID, priority=PRIORITY,
             level="project", suffixes=(".mdc", ".md"),
         )
         rules += load_file(

@@ -5,24 +5,55 @@ Each entry point in the group ``ruleweave.providers`` names either a
 in entry-point name order; their rules keep the names the plugin gives and
 are stamped with this provider's priority. A plugin that fails to import
 or raises becomes a warning naming it.
+
+The entry-point scan reads the metadata of every installed distribution
+(milliseconds); its result is cached per process, keyed by ``sys.path`` and
+the modification time and link count of each of its directories, so a
+package installed while the process runs is seen by the next load.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+import os
+import sys
+from importlib.metadata import EntryPoint, entry_points
 
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
+from ruleweave.lru import LruCache
 from ruleweave.rules import Rule, SourceMeta
 
 ID, PRIORITY = "plugins", 90
 GROUP = "ruleweave.providers"
 
+_ScanKey = tuple[tuple[str, tuple[int, int] | None], ...]
+# The documented per-process cache of entry-point scans (see the module docstring).
+_scans: LruCache[_ScanKey, tuple[EntryPoint, ...]] = LruCache(8)
+
+
+def _stamp(entry: str) -> tuple[int, int] | None:
+    # Installing a package adds a `*.dist-info` directory: the mtime changes, and the link count
+    # too (a coarse clock may leave the mtime as it was).
+    try:
+        info = os.stat(entry or ".")
+    except (OSError, ValueError):
+        return None
+    return info.st_mtime_ns, info.st_nlink
+
+
+def plugin_entry_points() -> tuple[EntryPoint, ...]:
+    """The group's entry points in name order (cached; see the module docstring)."""
+    key = tuple((entry, _stamp(entry)) for entry in sys.path)
+    found = _scans.get(key)
+    if found is None:
+        found = _scans.setdefault(key, tuple(sorted(entry_points(group=GROUP), key=lambda p: p.name)))
+    return found
+
 
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load every plugin's rules."""
     rules: list[Rule] = []
-    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+    for point in plugin_entry_points():
         try:
             target = point.load()
             loader = target.load if isinstance(target, Provider) else target

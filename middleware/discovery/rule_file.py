@@ -48,6 +48,16 @@ def rule_stem(path: Path, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
     return path.stem
 
 
+def rule_name_in(root: Path, path: Path, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
+    """A rule file's name inside its folder: the relative path, ``/``-separated, without the suffix."""
+    try:
+        parent = path.parent.relative_to(root).as_posix()
+    except ValueError:
+        parent = "."
+    stem = rule_stem(path, suffixes)
+    return stem if parent in ("", ".") else f"{parent}/{stem}"
+
+
 def load_markdown_rule(
     ctx: DiscoveryContext,
     path: Path,
@@ -128,7 +138,14 @@ def load_dir(
     name_from_frontmatter: bool = False,
     stem_suffixes: tuple[str, ...] = (".mdc", ".md"),
 ) -> list[Rule]:
-    """Every rule file in one provider root, sorted by path."""
+    """Every rule file in one provider root, sorted by path.
+
+    A rule's name is its path relative to ``root`` without the suffix
+    (``backend/testing``), so rules grouped in subfolders never collide;
+    a format's frontmatter ``name`` still wins when ``name_from_frontmatter``.
+    """
+    if level == "user" and ctx.nested:
+        return []
     rules: list[Rule] = []
     for path in ctx.list_files(root, suffixes, level=level, recursive=recursive):
         rule = load_markdown_rule(
@@ -138,7 +155,7 @@ def load_dir(
             priority=priority,
             level=level,
             mapper=mapper,
-            name=rule_stem(path, stem_suffixes),
+            name=rule_name_in(root, path, stem_suffixes),
             name_from_frontmatter=name_from_frontmatter,
         )
         if rule is not None:
@@ -157,6 +174,8 @@ def load_file(
     mapper: Mapper = standard_fields,
 ) -> list[Rule]:
     """A single well-known rule file (``.cursorrules``), if present."""
+    if level == "user" and ctx.nested:
+        return []
     if not ctx.is_file(path, level):
         return []
     rule = load_markdown_rule(

@@ -20,7 +20,8 @@ each header and the blank lines between parts are fixed overhead, taken off
 the limit first. What is left is shared max-min fairly over the bodies: a
 body no bigger than its fair share stays whole, the others are cut to equal
 shares. A cut body's share pays for its truncation marker too
-(``\\n[ruleweave: <path> truncated, N bytes dropped]``), so the whole blob,
+(``\\n[ruleweave: N bytes left out; whole text at <path>]``, ``rule://<name>`` for a
+Claude rule; cut on a line boundary, see ``ruleweave.cuts``), so the whole blob,
 headers and markers included, never exceeds the limit. Should the overhead
 and the markers alone not fit, parts are dropped whole, farthest from cwd
 first, and reported. ``NestedInstructions`` finds the instruction files of
@@ -29,7 +30,7 @@ directories below the walk for a touched path (DESIGN §6).
 
 from __future__ import annotations
 
-from ruleweave.instructions.blob import build_instructions
+from ruleweave.instructions.blob import build_instructions, refit
 from ruleweave.instructions.model import (
     BudgetCut,
     InstructionBlob,
@@ -49,4 +50,5 @@ __all__ = [
     "NestedFile",
     "NestedInstructions",
     "build_instructions",
+    "refit",
 ]

@@ -19,7 +19,7 @@ from ruleweave.instructions.model import (
     InstructionFile,
 )
 from ruleweave.paths import is_within, normalise
-from ruleweave.rules import Level, Rule
+from ruleweave.rules import DiscoveryWarning, Level, Rule
 
 
 def build_instructions(
@@ -61,10 +61,34 @@ def build_instructions(
         body = expander.body(path, os.path.realpath(path), normalise_text(rule.content), tier)
         if body:
             parts.append(Part(f"[rule: {one_line_folded(rule.name)}]", body.encode("utf-8"),
-                               expander.display(path, tier), str(path), "rule"))
+                               expander.display(path, tier), str(path), "rule",
+                               where=f"rule://{one_line_folded(rule.name)}"))
 
-    limit = config.instructions_max_bytes
+    seen = frozenset(expander.seen)
+    return _assemble(parts, config.instructions_max_bytes, tuple(ctx.warnings), seen)
+
+
+def refit(blob: InstructionBlob, limit: int) -> InstructionBlob:
+    """``blob`` fitted again to a smaller ``limit`` (its share of the prompt budget); no I/O.
+
+    Args:
+        blob: A blob from ``build_instructions``.
+        limit: The new byte limit.
+
+    Returns:
+        ``blob`` itself when it fits, else the blob re-assembled from the same parts.
+    """
+    if blob.budget.used <= limit:
+        return blob
+    return _assemble(list(blob.parts), limit, blob.warnings, blob.seen)
+
+
+def _assemble(
+    parts: list[Part], limit: int, warnings: tuple[DiscoveryWarning, ...], seen: frozenset[str]
+) -> InstructionBlob:
+    """The blob of ``parts`` within ``limit``: text, per-file report, budget report."""
     placed = fit(parts, limit)
+    found = list(warnings)
     files: list[InstructionFile] = []
     cuts: list[BudgetCut] = []
     chunks: list[str] = []
@@ -74,7 +98,9 @@ def build_instructions(
         if id(part) in by_part:
             chunks.append(part.header + "\n" + placed_body.decode("utf-8"))
         else:
-            ctx.warn(part.abs_path, f"dropped whole: the blob's {limit}-byte budget cannot hold it")
+            found.append(DiscoveryWarning(
+                path=part.abs_path, message=f"dropped whole: the blob's {limit}-byte budget cannot hold it"
+            ))
         if dropped:
             cuts.append(BudgetCut(part.path, dropped))
         files.append(
@@ -83,5 +109,4 @@ def build_instructions(
         )
     text = SEPARATOR.join(chunks)
     budget = InstructionBudget(limit, len(text.encode("utf-8")), tuple(cuts))
-    seen = frozenset(expander.seen)
-    return InstructionBlob(text, tuple(files), budget, tuple(ctx.warnings), seen)
+    return InstructionBlob(text, tuple(files), budget, tuple(found), seen, tuple(parts))

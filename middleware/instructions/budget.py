@@ -1,4 +1,8 @@
-"""The blob's byte budget: max-min fair shares and truncation markers.
+"""The blob's byte budget: max-min fair shares (water-filling) and truncation markers.
+
+The same water-filling shares the whole prompt contribution between its blocks
+(``prompt_budget``), the rules of ``<generic-rules>``, and the rules of one
+after-tool notice (``notices``); cuts and markers are ``cuts``.
 
 The headers, the newline after each header and the blank lines between parts
 are fixed overhead, taken off the limit first. What is left is shared
@@ -12,39 +16,14 @@ cwd first.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ruleweave.instructions.model import InstructionLevel
-from ruleweave.reading import cut_utf8
+from ruleweave.cuts import cut_to_share, marker
+from ruleweave.instructions.model import Part
+
+__all__ = ["SEPARATOR", "Part", "cut_to_share", "fair_shares", "fit", "marker"]
 
 SEPARATOR = "\n\n"
 """Between two parts of the blob."""
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One part of the blob before the budget: header, processed body, where it came from."""
-
-    header: str
-    body: bytes
-    path: str
-    abs_path: str
-    level: InstructionLevel
-
-
-def marker(path: str, dropped: int) -> bytes:
-    """The line appended to a cut body (with its leading newline), UTF-8 encoded."""
-    return f"\n[ruleweave: {path} truncated, {dropped} bytes dropped]".encode()
-
-
-def cut_to_share(body: bytes, share: int, path: str) -> tuple[bytes, int] | None:
-    """``body`` cut so that it and its marker fit ``share``; (text, dropped) or None if not."""
-    room = share - len(marker(path, len(body)))  # the widest marker this body can need
-    if room < 0:
-        return None
-    kept = cut_utf8(body, room)
-    dropped = len(body) - len(kept)
-    return kept + marker(path, dropped), dropped
 
 
 def fair_shares(sizes: Sequence[int], available: int) -> list[int | None]:
@@ -68,7 +47,7 @@ def fit(parts: Sequence[Part], limit: int) -> list[tuple[Part, bytes, int]]:
     """Each part kept in the blob with its placed body and bytes dropped; the rest drop whole."""
     parts = list(parts)
     while parts:
-        headers = sum(len(p.header.encode("utf-8")) + 1 for p in parts)
+        headers = sum(p.overhead for p in parts)
         overhead = headers + len(SEPARATOR) * (len(parts) - 1)
         shares = fair_shares([len(p.body) for p in parts], limit - overhead)
         placed: list[tuple[Part, bytes, int]] = []
@@ -76,7 +55,7 @@ def fit(parts: Sequence[Part], limit: int) -> list[tuple[Part, bytes, int]]:
             if share is None:
                 placed.append((part, part.body, 0))
                 continue
-            cut = cut_to_share(part.body, share, part.path)
+            cut = cut_to_share(part.body, share, part.where or part.path)
             if cut is None:
                 break
             placed.append((part, *cut))

@@ -7,6 +7,12 @@ outside the project (for the user tier: outside the Claude directory, symlinks
 resolved) is refused unless ``allow_outside_imports``; a cycle, a missing or
 unreadable target is a warning naming the importing file and line. A file
 already included (same real path or byte-identical text) is skipped silently.
+
+Instruction files are repository text, so every body is neutralised like a
+rule's (``prompt``): a line that starts like a ruleweave header (``[file: …]``,
+``[rule: …]``, ``[import: …]``) is escaped as it is read, before import
+headers are placed, and block tags (``</generic-rules>``, ``<steering>``)
+are made inert in the whole body and in display paths.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from ruleweave.instructions.markdown import (
     strip_comments,
 )
 from ruleweave.paths import display, is_within, normalise
+from ruleweave.prompt import escape_headers, neutralise_tags
 from ruleweave.reading import read_text
 from ruleweave.rules import Level
 
@@ -44,7 +51,8 @@ class Expander:
 
     def display(self, path: Path, level: Level) -> str:
         """``path`` relative to the project root, ``~/…`` under home, else absolute."""
-        return one_line_folded(display(normalise(path), self.root, self.home, home_first=level == "user"))
+        shown = display(normalise(path), self.root, self.home, home_first=level == "user")
+        return neutralise_tags(one_line_folded(shown))
 
     def claim(self, real: str, text: str) -> bool:
         """Record a file as included; False when it (or identical text) already was."""
@@ -71,7 +79,7 @@ class Expander:
         if not self.claim(real, text):
             return None
         self._import_bytes = 0
-        return self.expand(text, path, level, 0, (real,)) or None
+        return neutralise_tags(self.expand(text, path, level, 0, (real,))) or None
 
     def expand(
         self, text: str, origin: Path, level: Level, depth: int, chain: tuple[str, ...]
@@ -79,7 +87,7 @@ class Expander:
         """``text`` without comments, each import's body placed after the line naming it."""
         out: list[str] = []
         for number, line, is_code in strip_comments(text):
-            out.append(line)
+            out.append(escape_headers(line))
             if is_code or "@" not in line:
                 continue
             for token in import_tokens(line):

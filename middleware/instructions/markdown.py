@@ -1,10 +1,12 @@
 """Markdown scanning for instruction files: code fences, code spans, HTML comments, ``@path``.
 
 Only what the blob needs, and linear in the text: fences (any indent, so a
-fence inside a list item counts), inline code spans (a backtick run up to the
-next run of the same length), HTML comments (may span lines; a ``<!--`` that
-is never closed is text), and import tokens (``@`` at the start of a line or
-after whitespace, so ``a@b.com`` is not one).
+fence inside a list item counts), indented code blocks (four columns past the
+enclosing list item's content, after a blank line, a heading or more indented
+code, never interrupting a paragraph, as CommonMark has them), inline code
+spans (a backtick run up to the next run of the same length), HTML comments
+(may span lines; a ``<!--`` that is never closed is text), and import tokens
+(``@`` at the start of a line or after whitespace, so ``a@b.com`` is not one).
 """
 
 from __future__ import annotations
@@ -12,11 +14,34 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from ruleweave.controls import strip_controls
+
 _FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
 _FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$")
 _TICKS = re.compile(r"`+")
 _IMPORT = re.compile(r"(?<!\S)@([\w.~/+\-@%]+)")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+_LIST_ITEM = re.compile(r"^( {0,3})([-+*]|\d{1,9}[.)])([ \t]*)(?=\S|$)")
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+
+
+def _columns(line: str) -> int:
+    """The width of a line's indentation, a tab reaching the next multiple of four."""
+    width = 0
+    for char in line:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width
+
+
+def _content_column(match: re.Match[str]) -> int:
+    """Where a list item's content starts (CommonMark: 1 to 4 spaces after the marker)."""
+    spaces = len(match.group(3).expandtabs(4))
+    return len(match.group(1)) + len(match.group(2)) + (spaces if 1 <= spaces <= 4 else 1)
 
 
 def _fence_open(line: str) -> str | None:
@@ -86,9 +111,21 @@ def strip_comments(text: str) -> list[tuple[int, str, bool]]:
     fence: str | None = None
     in_comment = False
     offset = 0
+    block_may_start = True  # the line before was blank, a heading, code, or there was none
+    after_blank = True
+    list_column = 0  # content column of the list item the text is in (0: none)
     for number, line in enumerate(text.split("\n"), 1):
         offset += len(line) + 1
         closes_later = last_close >= offset
+        blank = not line.strip()
+        may_start, was_blank = block_may_start, after_blank
+        block_may_start, after_blank = blank or _HEADING.match(line) is not None, blank
+        if not blank and not in_comment and fence is None:
+            item = _LIST_ITEM.match(line)
+            if item is not None and _columns(line) < list_column + 4:
+                list_column = _content_column(item)
+            elif was_blank and _columns(line) < list_column:
+                list_column = 0  # a paragraph less indented than the item's content ends the list
         if in_comment:
             end = line.find("-->")
             if end < 0:
@@ -99,10 +136,15 @@ def strip_comments(text: str) -> list[tuple[int, str, bool]]:
             out.append((number, line, True))
             if _fence_closes(line, fence):
                 fence = None
+                block_may_start = True
             continue
         elif (run := _fence_open(line)) is not None:
             fence = run
             out.append((number, line, True))
+            continue
+        elif not blank and may_start and _columns(line) >= list_column + 4:
+            out.append((number, line, True))  # an indented code block: verbatim, no imports
+            block_may_start = True
             continue
         else:
             stripped, in_comment = _strip_line(line, closes_later)
@@ -144,5 +186,6 @@ def normalise_text(text: str) -> str:
 
 
 def one_line_folded(text: str) -> str:
-    """``text`` on one line, whitespace runs folded to one space."""
-    return " ".join(text.split())
+    """``text`` on one line, whitespace runs folded to one space, control, bidi and zero-width
+    characters dropped."""
+    return " ".join(strip_controls(text).split())

@@ -12,6 +12,34 @@ InstructionLevel = Literal["user", "project", "rule"]
 
 
 @dataclass(frozen=True, slots=True)
+class Part:
+    """One part before the budget: header, processed body, where it came from.
+
+    Attributes:
+        header: The line above the body.
+        body: The body, UTF-8.
+        path: The display path (what a budget report names).
+        abs_path: The absolute path of its file.
+        level: Where it came from.
+        where: Where the whole text is, for a cut's marker (default: ``path``).
+        frame: Bytes the part takes besides its body (default: the header and its newline).
+    """
+
+    header: str
+    body: bytes
+    path: str
+    abs_path: str
+    level: InstructionLevel
+    where: str = ""
+    frame: int = -1
+
+    @property
+    def overhead(self) -> int:
+        """Bytes of the part that are not its body."""
+        return self.frame if self.frame >= 0 else len(self.header.encode("utf-8")) + 1
+
+
+@dataclass(frozen=True, slots=True)
 class InstructionFile:
     """One part of the blob and what the budget did to it.
 
@@ -67,6 +95,7 @@ class InstructionBlob:
         warnings: Every problem met, naming the file (and line when known).
         seen: Real paths and content digests of every file included
             (imports too); ``NestedInstructions`` skips them.
+        parts: Every part before the budget (``refit`` fits them again).
     """
 
     text: str
@@ -74,6 +103,7 @@ class InstructionBlob:
     budget: InstructionBudget
     warnings: tuple[DiscoveryWarning, ...]
     seen: frozenset[str] = field(default=frozenset(), repr=False)
+    parts: tuple[Part, ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

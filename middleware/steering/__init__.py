@@ -2,14 +2,20 @@
 
 Modules:
 
-- :mod:`~ruleweave.steering.model`: the document (frozen pydantic models);
-- :mod:`~ruleweave.steering.loader`: YAML with line marks, every problem listed;
-- :mod:`~ruleweave.steering.validation`: identifiers, duplicates, references;
+- :mod:`~ruleweave.steering.model` and :mod:`~ruleweave.steering.sections`:
+  the document (frozen pydantic models of the whole reference grammar);
+- :mod:`~ruleweave.steering.yamldoc`: YAML read the reference's way, with lines;
+- :mod:`~ruleweave.steering.loader`: every problem listed, with its line;
+- :mod:`~ruleweave.steering.validation` and :mod:`~ruleweave.steering.crossrefs`:
+  identifiers, duplicates, references, orphans, cycles;
+- :mod:`~ruleweave.steering.imports` and :mod:`~ruleweave.steering.sidecars`:
+  the files a spec names (imports, resources, code), bounded and contained;
 - :mod:`~ruleweave.steering.facts`: phrase matching and task-fact heuristics;
 - :mod:`~ruleweave.steering.evaluate`: the rule algebra → :class:`Decision`;
 - :mod:`~ruleweave.steering.scenarios`: the document's scenario tests;
 - :mod:`~ruleweave.steering.render`: the ``<steering>`` prompt block;
-- :mod:`~ruleweave.steering.enforce`: refusing forbidden tool calls.
+- :mod:`~ruleweave.steering.enforce`: refusing forbidden tool calls;
+- :mod:`~ruleweave.steering.trace`: decision traces on disk (the reference's layout).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ if TYPE_CHECKING:
         ChoiceView,
         Decision,
         ElicitRequest,
+        RouteSelection,
         RuleReason,
         TraceEvent,
     )
@@ -37,7 +44,8 @@ if TYPE_CHECKING:
     )
     from ruleweave.steering.evaluate import ExtensionPredicate, decide, default_route_order
     from ruleweave.steering.facts import DEFAULT_HEURISTICS, Heuristic, KeywordHeuristic, says
-    from ruleweave.steering.loader import check_spec, load_spec, parse_spec
+    from ruleweave.steering.imports import ImportGraph, ResolvedImport, resolve_imports
+    from ruleweave.steering.loader import SpecReport, check_spec, inspect_spec, load_spec, parse_spec
     from ruleweave.steering.model import (
         STANDARD_PREDICATES,
         Elicitation,
@@ -50,6 +58,7 @@ if TYPE_CHECKING:
     )
     from ruleweave.steering.render import render_steering
     from ruleweave.steering.scenarios import TestReport, TestResult, run_tests
+    from ruleweave.steering.trace import TraceWriteResult, require_trace, write_trace
 
 # Submodules load on first use: a session without a SkillSpec never pays for them.
 _EXPORTS: dict[str, str] = {
@@ -63,6 +72,15 @@ _EXPORTS: dict[str, str] = {
     "ExecutionPlan": "ruleweave.steering.model",
     "ExtensionPredicate": "ruleweave.steering.evaluate",
     "Heuristic": "ruleweave.steering.facts",
+    "ImportGraph": "ruleweave.steering.imports",
+    "ResolvedImport": "ruleweave.steering.imports",
+    "RouteSelection": "ruleweave.steering.decision",
+    "SpecReport": "ruleweave.steering.loader",
+    "TraceWriteResult": "ruleweave.steering.trace",
+    "inspect_spec": "ruleweave.steering.loader",
+    "require_trace": "ruleweave.steering.trace",
+    "resolve_imports": "ruleweave.steering.imports",
+    "write_trace": "ruleweave.steering.trace",
     "KeywordHeuristic": "ruleweave.steering.facts",
     "Phase": "ruleweave.steering.model",
     "Refusal": "ruleweave.steering.enforce",
@@ -104,30 +122,39 @@ __all__ = [
     "ExecutionPlan",
     "ExtensionPredicate",
     "Heuristic",
+    "ImportGraph",
     "KeywordHeuristic",
     "Phase",
     "Refusal",
+    "ResolvedImport",
     "Route",
+    "RouteSelection",
     "RuleReason",
     "ScenarioTest",
     "SkillSpec",
     "SpecIssue",
     "SpecReadError",
+    "SpecReport",
     "SpecRule",
     "SpecValidationError",
     "TestReport",
     "TestResult",
     "ToolPattern",
     "TraceEvent",
+    "TraceWriteResult",
     "check_spec",
     "check_tool",
     "decide",
     "default_route_order",
+    "inspect_spec",
     "load_spec",
     "parse_spec",
     "render_steering",
+    "require_trace",
+    "resolve_imports",
     "run_tests",
     "says",
+    "write_trace",
 ]
 
 __getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -10,7 +10,7 @@ only when a spec exists.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ruleweave.steering.loader import Steering
@@ -30,10 +30,12 @@ class CurrentDecision:
 
     Args:
         steering: The rule set's SkillSpec (``spec`` ``None``: no steering at all).
+        canonical: Tool name → its kind, so one alias in a forbid matches all (``tool_names``).
     """
 
-    def __init__(self, steering: Steering) -> None:
+    def __init__(self, steering: Steering, canonical: Callable[[str], str] | None = None) -> None:
         self.steering = steering
+        self.canonical = canonical
         self.decision: Decision | None = None
         self.json: str | None = None
 
@@ -86,4 +88,6 @@ class CurrentDecision:
             return None
         from ruleweave.steering.enforce import check_tool
 
-        return check_tool(self.decision, name, args, tool_map=self.steering.tool_map)
+        return check_tool(
+            self.decision, name, args, tool_map=self.steering.tool_map, canonical=self.canonical
+        )

@@ -14,17 +14,30 @@ RouteBasis = Literal["rule_prefer", "route_order_default", "default_route_order"
 """Why the route was selected: a rule's ``prefer``; the first route of an order
 a rule set; or the first route by rank when no rule chose."""
 
-DECISION_JSON_KEYS: tuple[str, ...] = (
+DEFAULT_ROUTE_REASON = "selected first route by rank/default order"
+"""The reason recorded when no rule chose the route (the reference's wording)."""
+
+REFERENCE_JSON_KEYS: tuple[str, ...] = (
+    "input",
     "route",
+    "route_selection",
     "route_order",
+    "execution_plan",
     "forbid",
     "allow",
     "elicit",
     "after_success",
     "matched_rules",
-    "reasons",
-    "plan",
+    "reason",
 )
+"""The keys the reference implementation's ``skillspec decide`` prints, in order."""
+
+EXTRA_JSON_KEYS: tuple[str, ...] = ("skill", "questions", "facts", "forbidden_by")
+"""ruleweave's additions, after the reference's keys: the skill id, each
+elicitation with its question and choices, the task facts consulted, and the
+rule that first forbade each id."""
+
+DECISION_JSON_KEYS: tuple[str, ...] = REFERENCE_JSON_KEYS + EXTRA_JSON_KEYS
 """The keys of :meth:`Decision.to_json` and ``ruleweave spec decide --json``, in order."""
 
 
@@ -74,6 +87,22 @@ class RuleReason(_Frozen):
     reason: str
 
 
+class RouteSelection(_Frozen):
+    """How the route was chosen (the reference's ``route_selection``).
+
+    Attributes:
+        route: The selected route.
+        basis: See :data:`RouteBasis`.
+        rule_id: The rule that chose it (``prefer``, or the order it set), if any.
+        reason: That rule's reason, or :data:`DEFAULT_ROUTE_REASON`.
+    """
+
+    route: str
+    basis: RouteBasis
+    rule_id: str | None = None
+    reason: str | None = None
+
+
 class TraceEvent(_Frozen):
     """One evaluation event (the SkillSpec v0 trace event kinds).
 
@@ -83,13 +112,25 @@ class TraceEvent(_Frozen):
             ``forbid_added``, ``allow_added``, ``elicitation_requested``,
             ``after_success_scheduled`` or ``outcome_recorded``.
         rule: The rule concerned, if any.
-        data: Event details (for ``rule_evaluated``, each predicate checked
-            and its result, and where each task fact came from).
+        data: The event's payload, exactly as the reference writes it
+            (``rule_id`` and ``matched`` for ``rule_evaluated``, ...).
+        detail: ruleweave's additions, never written to trace files (for
+            ``rule_evaluated``: each predicate checked, its result, and where
+            each task fact came from).
     """
 
     event: str
     rule: str | None = None
     data: Mapping[str, Any] = Field(default_factory=dict)
+    detail: Mapping[str, Any] = Field(default_factory=dict)
+
+    def payload(self) -> dict[str, Any]:
+        """The event as a trace file's ``data``: ``{"event": ..., **data}``.
+
+        Returns:
+            A JSON-ready dict.
+        """
+        return {"event": self.event, **to_jsonable_python(dict(self.data), fallback=str)}
 
 
 class Decision(_Frozen):
@@ -99,7 +140,7 @@ class Decision(_Frozen):
         skill: The spec's id.
         input: The user's text.
         route: The selected route (None when the spec has no routes).
-        route_basis: Why that route (see :data:`RouteBasis`).
+        route_selection: How it was chosen (None when there is no route).
         route_order: Routes to try, in order.
         forbid: Substitutes the agent may not use (deduplicated, first-seen order).
         allow: Narrow exceptions, merged (a later rule's key wins).
@@ -116,7 +157,7 @@ class Decision(_Frozen):
     skill: str
     input: str
     route: str | None = None
-    route_basis: RouteBasis | None = None
+    route_selection: RouteSelection | None = None
     route_order: tuple[str, ...] = ()
     forbid: tuple[str, ...] = ()
     allow: Mapping[str, Any] = Field(default_factory=dict)
@@ -128,6 +169,16 @@ class Decision(_Frozen):
     facts: Mapping[str, bool] = Field(default_factory=dict)
     forbidden_by: Mapping[str, str] = Field(default_factory=dict)
     trace: tuple[TraceEvent, ...] = ()
+
+    @property
+    def route_basis(self) -> RouteBasis | None:
+        """Why the route was selected (None when there is no route)."""
+        return self.route_selection.basis if self.route_selection else None
+
+    @property
+    def reason(self) -> str | None:
+        """The last matched rule's reason (the reference's ``reason``), if any rule gave one."""
+        return self.reasons[-1].reason if self.reasons else None
 
     @property
     def elicit_ids(self) -> tuple[str, ...]:
@@ -160,18 +211,33 @@ class Decision(_Frozen):
     def to_json(self) -> dict[str, Any]:
         """The decision as ``ruleweave spec decide --json`` prints it.
 
+        The reference implementation's shape (:data:`REFERENCE_JSON_KEYS`:
+        ``matched_rules`` as ``{id, reason}``, ``elicit`` as ids, ``allow``
+        with sorted keys, the full ``execution_plan``), then ruleweave's
+        additions (:data:`EXTRA_JSON_KEYS`).
+
         Returns:
             A JSON-ready dict with exactly the keys of :data:`DECISION_JSON_KEYS`.
         """
         plan = None
         if self.plan is not None:
-            plan = self.plan.model_dump(mode="json", exclude_none=True)
+            plan = self.plan.model_dump(mode="json", by_alias=True)
+        reasons = {item.rule: item.reason for item in self.reasons}
+        selection = self.route_selection.model_dump(mode="json") if self.route_selection else None
         return {
+            "input": self.input,
             "route": self.route,
+            "route_selection": selection,
             "route_order": list(self.route_order),
+            "execution_plan": plan,
             "forbid": list(self.forbid),
-            "allow": to_jsonable_python(dict(self.allow), fallback=str),
-            "elicit": [
+            "allow": to_jsonable_python(dict(sorted(self.allow.items())), fallback=str),
+            "elicit": list(self.elicit_ids),
+            "after_success": list(self.after_success),
+            "matched_rules": [{"id": rule, "reason": reasons.get(rule)} for rule in self.matched_rules],
+            "reason": self.reason,
+            "skill": self.skill,
+            "questions": [
                 {
                     "id": item.id,
                     "question": item.question,
@@ -180,8 +246,6 @@ class Decision(_Frozen):
                 }
                 for item in self.elicit
             ],
-            "after_success": list(self.after_success),
-            "matched_rules": list(self.matched_rules),
-            "reasons": [{"rule": item.rule, "reason": item.reason} for item in self.reasons],
-            "plan": plan,
+            "facts": dict(self.facts),
+            "forbidden_by": dict(self.forbidden_by),
         }

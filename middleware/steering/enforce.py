@@ -24,8 +24,9 @@ model how narrow the exception is.
 
 from __future__ import annotations
 
+import re
 import shlex
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from types import MappingProxyType
@@ -188,6 +189,7 @@ def check_tool(
     args: Mapping[str, Any] | None,
     *,
     tool_map: Mapping[str, ToolPattern] | None = None,
+    canonical: Callable[[str], str] | None = None,
 ) -> Refusal | None:
     """Refuse a tool call that matches a forbidden id, unless an ``allow`` narrows it.
 
@@ -196,6 +198,9 @@ def check_tool(
         tool_name: The tool the model called.
         args: The call's arguments.
         tool_map: Patterns per forbid id, replacing :data:`DEFAULT_TOOL_MAP` entries.
+        canonical: Tool name → its kind (``ruleweave.tool_names``): a pattern naming one
+            alias of a kind (``delete_file``) matches every alias (``rm``, ``remove_file``),
+            and every alias of ``bash`` is a shell.
 
     Returns:
         The refusal for the first forbidden id (in decision order) the call
@@ -204,14 +209,16 @@ def check_tool(
     if not decision.forbid:
         return None
     patterns = {**DEFAULT_TOOL_MAP, **(tool_map or {})}
-    commands = list(_commands(tool_name, args or {}))
+    commands = list(_commands(tool_name, args or {}, canonical))
     allowed = [key for key, value in decision.allow.items() if value not in (False, None, "", 0)]
     for forbidden in decision.forbid:
-        matched = _matches(patterns.get(forbidden) or _fallback(forbidden), tool_name, commands)
+        pattern = patterns.get(forbidden) or _fallback(forbidden)
+        matched = _matches(pattern, tool_name, commands, canonical)
         if matched is None:
             continue
         if any(
-            key == forbidden or _matches(patterns.get(key) or _fallback(key), tool_name, commands)
+            key == forbidden
+            or _matches(patterns.get(key) or _fallback(key), tool_name, commands, canonical)
             for key in allowed
         ):
             continue
@@ -229,17 +236,29 @@ def check_tool(
     return None
 
 
+_WILD = re.compile(r"[*?\[]")
+
+
 def _fallback(forbidden: str) -> ToolPattern:
     return ToolPattern((forbidden, forbidden.replace("_", "-")), (forbidden,))
 
 
-def _matches(pattern: ToolPattern, tool_name: str, commands: Sequence[list[str]]) -> str | None:
+def _matches(
+    pattern: ToolPattern,
+    tool_name: str,
+    commands: Sequence[list[str]],
+    canonical: Callable[[str], str] | None = None,
+) -> str | None:
     """What in the call matches ``pattern``: ``tool X``, ``program Y``, or None."""
     full = tool_name.lower()
     short = _short_name(full)
+    kind = canonical(short) if canonical is not None else None
     for glob in pattern.tools:
         lowered = glob.lower()
         if fnmatchcase(full, lowered) or fnmatchcase(short, lowered):
+            return f"tool {tool_name}"
+        # Another alias of the same kind (``delete_file`` forbids ``rm``): names only, no globs.
+        if canonical is not None and not _WILD.search(lowered) and canonical(lowered) == kind:
             return f"tool {tool_name}"
     for words in commands:
         line = " ".join(words)
@@ -257,9 +276,12 @@ def _short_name(name: str) -> str:
     return name
 
 
-def _commands(tool_name: str, args: Mapping[str, Any]) -> Iterator[list[str]]:
+def _commands(
+    tool_name: str, args: Mapping[str, Any], canonical: Callable[[str], str] | None = None
+) -> Iterator[list[str]]:
     """Every simple command (as words, wrappers included) a shell-like call runs."""
-    if _short_name(tool_name.lower()) not in SHELL_TOOLS:
+    short = _short_name(tool_name.lower())
+    if short not in SHELL_TOOLS and (canonical is None or canonical(short) != "bash"):
         return
     for key in COMMAND_KEYS:
         value = args.get(key)

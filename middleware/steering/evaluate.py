@@ -14,7 +14,9 @@ least one predicate and every predicate present matches (AND; inside
 The order starts as the routes sorted by ``rank`` (a missing rank last, ties
 in file order). When no matching rule has ``prefer``, the route is the first
 of the final order: the lowest-rank route, or the head of an order a rule
-set (as the reference implementation does). An ``x-`` predicate is decided
+set (as the reference implementation does). The decision's ``reason`` is the
+last matched rule's reason, and each event is recorded with the reference's
+payload (see :class:`~ruleweave.steering.decision.TraceEvent`). An ``x-`` predicate is decided
 by the caller's function for that name, else by a boolean ``x-`` fact the
 caller passed; with neither it is false, never silently true.
 """
@@ -26,15 +28,18 @@ from typing import Any
 
 from ruleweave.errors import ConfigError
 from ruleweave.steering.decision import (
+    DEFAULT_ROUTE_REASON,
     ChoiceView,
     Decision,
     ElicitRequest,
-    RouteBasis,
+    RouteSelection,
     RuleReason,
     TraceEvent,
 )
 from ruleweave.steering.facts import FactBook, Heuristic, says_any
 from ruleweave.steering.model import TASK_FACTS, Predicate, SkillSpec, SpecRule
+
+_MISSING_RANK = 2**63 - 1  # the reference sorts a missing rank as i64::MAX
 
 ExtensionPredicate = Callable[[str, Any], bool]
 """Decides an ``x-`` predicate: called with the user's text and the value the
@@ -50,7 +55,7 @@ def default_route_order(spec: SkillSpec) -> tuple[str, ...]:
     Returns:
         The route ids.
     """
-    ranked = sorted(spec.routes, key=lambda r: (r.rank is None, r.rank or 0))
+    ranked = sorted(spec.routes, key=lambda r: _MISSING_RANK if r.rank is None else r.rank)
     return tuple(route.id for route in ranked)
 
 
@@ -88,7 +93,10 @@ def decide(
         matched, checks = _match(rule.when, user_text, book, predicates or {})
         state.trace.append(
             TraceEvent(
-                event="rule_evaluated", rule=rule.id, data={"matched": matched, "checks": checks}
+                event="rule_evaluated",
+                rule=rule.id,
+                data={"rule_id": rule.id, "matched": matched},
+                detail={"checks": checks},
             )
         )
         if matched:
@@ -158,9 +166,9 @@ class _State:
         self.spec = spec
         self.text = text
         self.route: str | None = None
-        self.basis: RouteBasis | None = None
+        self.selection: RouteSelection | None = None
         self.order = default_route_order(spec)
-        self.order_rule: str | None = None
+        self.order_rule: SpecRule | None = None
         self.forbid: list[str] = []
         self.forbidden_by: dict[str, str] = {}
         self.allow: dict[str, Any] = {}
@@ -170,22 +178,27 @@ class _State:
         self.reasons: list[RuleReason] = []
         self.trace: list[TraceEvent] = [
             TraceEvent(event="input_received", data={"input": text}),
-            TraceEvent(event="spec_loaded", data={"skill": spec.id, "schema": spec.schema_}),
+            TraceEvent(event="spec_loaded", data={"skill_id": spec.id, "schema": spec.schema_}),
         ]
 
     def event(self, event: str, rule: str | None, **data: Any) -> None:
         self.trace.append(TraceEvent(event=event, rule=rule, data=data))
 
+    def select(self, selection: RouteSelection) -> None:
+        self.route, self.selection = selection.route, selection
+        self.event("route_selected", selection.rule_id, **selection.model_dump())
+
     def apply(self, rule: SpecRule) -> None:
-        self.event("rule_matched", rule.id, reason=rule.reason)
+        self.event("rule_matched", rule.id, rule_id=rule.id, reason=rule.reason)
         self.matched.append(rule.id)
-        if rule.reason:
+        if rule.reason is not None:
             self.reasons.append(RuleReason(rule=rule.id, reason=rule.reason))
         if rule.prefer is not None:
-            self.route, self.basis = rule.prefer, "rule_prefer"
-            self.event("route_selected", rule.id, route=rule.prefer, basis="rule_prefer")
+            self.select(
+                RouteSelection(route=rule.prefer, basis="rule_prefer", rule_id=rule.id, reason=rule.reason)
+            )
         if rule.route_order:
-            self.order, self.order_rule = tuple(rule.route_order), rule.id
+            self.order, self.order_rule = tuple(rule.route_order), rule
             self.event("route_order_set", rule.id, route_order=list(rule.route_order))
         if rule.forbid:
             self.forbid.extend(rule.forbid)
@@ -194,7 +207,7 @@ class _State:
             self.event("forbid_added", rule.id, forbid=list(rule.forbid))
         if rule.allow:
             self.allow.update(rule.allow)
-            self.event("allow_added", rule.id, allow=dict(rule.allow))
+            self.event("allow_added", rule.id, allow=dict(sorted(rule.allow.items())))
         if rule.elicit:
             self.elicit.extend(rule.elicit)
             self.event("elicitation_requested", rule.id, elicit=list(rule.elicit))
@@ -204,22 +217,32 @@ class _State:
 
     def finish(self, book: FactBook) -> Decision:
         if self.route is None and self.order:
-            self.route = self.order[0]
-            self.basis = "route_order_default" if self.order_rule else "default_route_order"
-            self.event("route_selected", self.order_rule, route=self.route, basis=self.basis)
+            if self.order_rule is not None:
+                rule = self.order_rule
+                self.select(
+                    RouteSelection(
+                        route=self.order[0],
+                        basis="route_order_default",
+                        rule_id=rule.id,
+                        reason=rule.reason,
+                    )
+                )
+            else:
+                first = self.order[0]
+                self.select(
+                    RouteSelection(route=first, basis="default_route_order", reason=DEFAULT_ROUTE_REASON)
+                )
         route = self.spec.route(self.route)
+        selection = self.selection.model_dump() if self.selection else None
+        matched = list(self.matched)
         self.event(
-            "outcome_recorded",
-            None,
-            route=self.route,
-            basis=self.basis,
-            matched_rules=list(self.matched),
+            "outcome_recorded", None, route=self.route, route_selection=selection, matched_rules=matched
         )
         return Decision(
             skill=self.spec.id,
             input=self.text,
             route=self.route,
-            route_basis=self.basis,
+            route_selection=self.selection,
             route_order=self.order,
             forbid=_unique(self.forbid),
             allow=self.allow,

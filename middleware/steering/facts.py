@@ -1,10 +1,23 @@
 """Phrase matching and the task-fact heuristics.
 
-``user_says_any`` phrases match case-insensitively at word boundaries (a
-word character is an ASCII letter, digit or ``_``, as in the reference
-implementation: ``repo`` matches in ``repoを同期``); a phrase not ending in ``s``
-also matches its plural with a trailing ``s`` (``social profile`` matches
-``social profiles``). Runs of spaces inside a phrase match any whitespace.
+``user_says_any`` phrases match exactly as in the SkillSpec reference
+implementation:
+
+- the text and the phrase are lowercased with the Unicode lowercase mapping
+  (Rust's ``to_lowercase``, Python's ``str.lower``), nothing more: no case
+  folding, so ``ſ`` is not ``s``, ``ı`` is not ``i`` (but ``İ`` becomes
+  ``i̇`` and the Kelvin sign ``k``, as lowercasing does);
+- the phrase is trimmed and its inner spaces are literal: ``in sync`` does
+  not match ``in  sync``, ``in\tsync`` or ``in\u00a0sync``;
+- a match must not touch a word character (an ASCII letter, digit or ``_``)
+  on either side, checked on the lowercased text: ``build`` does not match
+  in ``BUILDİNG`` (``buildi̇ng``), but ``repo`` matches in ``repoを同期``;
+- a phrase not ending in ``s`` also matches its plural with a trailing ``s``.
+
+One deliberate difference: every occurrence of the phrase is tried. The
+reference resumes its search after a failed occurrence, so ``ha ha`` is
+missed in ``xha ha ha``; ruleweave matches it. ruleweave therefore matches
+everything the reference matches, and only that plus such overlaps.
 
 Task facts (``task_recurrence_likely``, ``domain_object_task``,
 ``interactive_prompt_likely``, ``command_likely_long_running``) come from the
@@ -28,7 +41,6 @@ to build one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -45,22 +57,55 @@ FactSource = Literal["caller", "heuristic"]
 """Where a resolved fact came from."""
 
 
-_WORD = "(?-i:[0-9A-Za-z_])"
-"""A character that continues a word (ASCII only, whatever the case folding)."""
+_MORE_SPACE = (0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
+_SPACE = "".join(
+    chr(c)
+    for c in (*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), *_MORE_SPACE)
+)
+"""Unicode White_Space: what the reference trims from a phrase."""
 
 
-@lru_cache(maxsize=2048)
-def _phrase_pattern(phrase: str) -> re.Pattern[str] | None:
-    words = phrase.split()
-    if not words:
-        return None
-    body = r"\s+".join(re.escape(word) for word in words)
-    plural = "" if words[-1].lower().endswith("s") else "s?"
-    return re.compile(rf"(?<!{_WORD}){body}{plural}(?!{_WORD})", re.IGNORECASE)
+def _is_word(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch == "_")
+
+
+def _bounded(text: str, needle: str) -> bool:
+    """Whether ``needle`` occurs in ``text`` with no word character on either side."""
+    size = len(needle)
+    start = text.find(needle)
+    while start != -1:
+        end = start + size
+        before = text[start - 1] if start else ""
+        after = text[end] if end < len(text) else ""
+        if not (before and _is_word(before)) and not (after and _is_word(after)):
+            return True
+        start = text.find(needle, start + 1)
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _needle(phrase: str) -> str:
+    return phrase.lower().strip(_SPACE)
+
+
+def says_lowered(lowered: str, phrase: str) -> bool:
+    """:func:`says` on text already lowercased with ``str.lower``.
+
+    Args:
+        lowered: The user's text, lowercased.
+        phrase: A word or phrase.
+
+    Returns:
+        True on a match.
+    """
+    needle = _needle(phrase)
+    if not needle:
+        return False
+    return _bounded(lowered, needle) or (not needle.endswith("s") and _bounded(lowered, needle + "s"))
 
 
 def says(text: str, phrase: str) -> bool:
-    """Whether ``phrase`` appears in ``text`` at word boundaries.
+    """Whether ``phrase`` appears in ``text`` at word boundaries (see the module docstring).
 
     Args:
         text: The user's text.
@@ -69,8 +114,7 @@ def says(text: str, phrase: str) -> bool:
     Returns:
         True on a match; an empty phrase never matches.
     """
-    pattern = _phrase_pattern(phrase)
-    return pattern is not None and pattern.search(text) is not None
+    return says_lowered(text.lower(), phrase)
 
 
 def says_any(text: str, phrases: Iterable[str]) -> str | None:
@@ -83,7 +127,8 @@ def says_any(text: str, phrases: Iterable[str]) -> str | None:
     Returns:
         The matching phrase, or None.
     """
-    return next((phrase for phrase in phrases if says(text, phrase)), None)
+    lowered = text.lower()
+    return next((phrase for phrase in phrases if says_lowered(lowered, phrase)), None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,15 +1,18 @@
-"""Read a ``skill.spec.yml``: YAML with line marks, shape, then cross-references.
+"""Read a ``skill.spec.yml``: YAML with line marks, shape, cross-references, then its files.
 
-Parsing runs in three passes and collects every problem rather than stopping
-at the first:
+Parsing collects every problem rather than stopping at the first:
 
-1. YAML 1.2 (``yes``/``on`` stay strings); the same text is composed once
-   more to learn the line of every key and list item, and to catch duplicate
-   keys, which YAML loaders otherwise keep silently (last one wins).
-2. The pydantic models of :mod:`ruleweave.steering.model` check shape:
-   unknown fields, unknown predicates, missing fields, wrong types.
-3. :mod:`ruleweave.steering.validation` checks identifiers, duplicate ids and
-   references between sections.
+1. :mod:`ruleweave.steering.yamldoc` reads the YAML the reference's way
+   (YAML 1.2 core, no merge keys) with the line of every key and item, and
+   catches duplicate keys, which YAML loaders otherwise keep silently.
+2. The pydantic models of :mod:`ruleweave.steering.model` and
+   :mod:`ruleweave.steering.sections` check shape: unknown fields (at the top
+   level too), unknown predicates, missing fields, wrong types.
+3. :mod:`ruleweave.steering.validation` and :mod:`ruleweave.steering.crossrefs`
+   check identifiers, duplicates and references between sections.
+4. When the spec's folder is known (``load_spec``, ``inspect_spec(...,
+   folder=)``), its imports are resolved (:mod:`ruleweave.steering.imports`)
+   and the files it names beside it checked (:mod:`ruleweave.steering.sidecars`).
 
 Each problem becomes a :class:`SpecIssue` with file, line and one sentence.
 """
@@ -20,11 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import SpecIssue, SpecReadError, SpecValidationError
-from ruleweave.frontmatter import yaml_load
+from ruleweave.paths import real_inside, real_path
 from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning
 
@@ -32,20 +33,19 @@ if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
     from ruleweave.steering.enforce import ToolPattern
+    from ruleweave.steering.imports import ImportGraph
     from ruleweave.steering.model import SkillSpec
     from ruleweave.steering.source import SourceMap
 
 # The pydantic models, the source map and the reference checks are imported by
-# ``check_spec`` when a spec is actually parsed: a rule set without a SkillSpec
+# ``inspect_spec`` when a spec is actually parsed: a rule set without a SkillSpec
 # (most of them, and every hook process) does not pay for building them.
 
 SPEC_NAME = ".ruleweave/skill.spec.yml"
 """Where discovery looks for a SkillSpec in each directory of the walk (nearest cwd wins)."""
 
-_MarkLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-MAX_NODES = 100_000
-"""The most values a SkillSpec may hold once its YAML aliases are expanded."""
+MAX_SPEC_BYTES = 1024 * 1024
+"""The largest SkillSpec file :func:`load_spec` reads."""
 
 _KINDS = {
     "string_type": "a string",
@@ -62,30 +62,84 @@ _KINDS = {
 }
 
 
-def load_spec(path: str | Path) -> SkillSpec:
-    """Read and validate a SkillSpec file.
+@dataclass(frozen=True, slots=True)
+class ExtensionUse:
+    """An ``x-`` predicate: accepted by ruleweave, unknown to the reference implementation.
+
+    Attributes:
+        file: The document.
+        line: The line of the predicate.
+        rule: The rule using it.
+        predicate: The predicate's name.
+    """
+
+    file: str
+    line: int
+    rule: str
+    predicate: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"file", "line", "rule", "predicate", "note"}`` for ``spec validate --json``.
+
+        Returns:
+            A JSON-ready dict.
+        """
+        return {
+            "file": self.file,
+            "line": self.line,
+            "rule": self.rule,
+            "predicate": self.predicate,
+            "note": "ruleweave extension predicate (decided by the caller); the reference rejects x- keys",
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SpecReport:
+    """Everything learnt from reading one SkillSpec.
+
+    Attributes:
+        spec: The document when there is no issue, else None.
+        issues: Every problem, in line order.
+        extensions: The ``x-`` predicates the rules use.
+        imports: The resolved imports (None when the folder was not given or
+            the document is invalid before its files are looked at).
+        source: Lines of the document.
+    """
+
+    spec: SkillSpec | None
+    issues: tuple[SpecIssue, ...]
+    extensions: tuple[ExtensionUse, ...] = ()
+    imports: ImportGraph | None = None
+    source: SourceMap | None = None
+
+
+def load_spec(path: str | Path, *, import_root: str | Path | None = None) -> SkillSpec:
+    """Read and validate a SkillSpec file, its imports and the files it names.
 
     Args:
         path: The ``skill.spec.yml`` to read.
+        import_root: The folder imports may read from (default: the spec's folder).
 
     Returns:
         The validated document.
 
     Raises:
-        SpecReadError: The file cannot be read or is not UTF-8.
+        SpecReadError: The file cannot be read, is not UTF-8, or is too large.
         SpecValidationError: The document is invalid; every problem is listed.
     """
     file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        detail = getattr(exc, "strerror", None) or "not UTF-8 text"
-        raise SpecReadError(file, f"The SkillSpec cannot be read ({detail}).") from exc
-    return parse_spec(text, file=file)
+    read = read_text(Path(path), MAX_SPEC_BYTES) if Path(path).is_file() else None
+    if read is None or read.text is None or read.oversized:
+        detail = "not a file" if read is None else read.problem
+        raise SpecReadError(file, f"The SkillSpec cannot be read ({detail}).")
+    report = inspect_spec(read.text, file=file, folder=Path(path).parent, import_root=import_root)
+    if report.issues or report.spec is None:
+        raise SpecValidationError(report.issues)
+    return report.spec
 
 
 def parse_spec(text: str, *, file: str = "<string>") -> SkillSpec:
-    """Parse and validate SkillSpec text.
+    """Parse and validate SkillSpec text (no file is looked at: imports are not resolved).
 
     Args:
         text: The YAML document.
@@ -116,112 +170,76 @@ def check_spec(
         ``(spec, issues)``: the document when there is no issue (else None),
         and every issue in line order.
     """
+    report = inspect_spec(text, file=file)
+    return report.spec, report.issues
+
+
+def inspect_spec(
+    text: str,
+    *,
+    file: str = "<string>",
+    folder: str | Path | None = None,
+    import_root: str | Path | None = None,
+) -> SpecReport:
+    """Parse SkillSpec text and report everything about it, without raising.
+
+    Args:
+        text: The YAML document.
+        file: The name used in issues.
+        folder: The folder the document lives in; when given, its imports
+            are resolved and the files it names beside it are checked.
+        import_root: The folder imports may read from (default: ``folder``).
+
+    Returns:
+        The report.
+    """
     from pydantic import ValidationError
 
+    from ruleweave.steering.crossrefs import check_references
     from ruleweave.steering.model import SkillSpec
-    from ruleweave.steering.source import SourceMap
-    from ruleweave.steering.validation import check_references
+    from ruleweave.steering.yamldoc import read_yaml
 
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
-    try:
-        node = yaml.compose(text, Loader=_MarkLoader)
-        data = yaml_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else 0
-        problem = exc.problem or exc.context or "malformed YAML"
-        return None, (SpecIssue(file, line, f"The YAML cannot be parsed: {problem}."),)
-    except (yaml.YAMLError, ValueError) as exc:
-        return None, (SpecIssue(file, 0, f"The YAML cannot be parsed: {exc}."),)
-    if node is not None and _expanded_size(node, {}) > MAX_NODES:
-        reason = (
-            f"The YAML expands to more than {MAX_NODES:,} values through its aliases (*name); "
-            "a SkillSpec that large is refused."
-        )
-        return None, (SpecIssue(file, node.start_mark.line + 1, reason),)
-    lines: dict[tuple[str | int, ...], int] = {}
-    issues: list[SpecIssue] = []
-    if node is not None:
-        _index(node, (), lines, issues, file, set())
-    source = SourceMap(file, lines)
+    document = read_yaml(text, file)
+    source = document.source
+    data = document.data
+    if document.issues and data is None:
+        return SpecReport(None, document.issues, source=source)
     if not isinstance(data, dict):
         what = "empty" if data is None else f"a {type(data).__name__}"
-        reason = (
-            f"The document is {what}; a SkillSpec is a mapping starting with schema: skillspec/v0."
-        )
-        return None, (source.issue((), reason),)
+        reason = f"The document is {what}; a SkillSpec is a mapping starting with schema: skillspec/v0."
+        return SpecReport(None, (source.issue((), reason),), source=source)
+    issues = list(document.issues)
     spec: SkillSpec | None = None
     try:
         spec = SkillSpec.model_validate(data)
     except ValidationError as exc:
         issues.extend(_translate(error, data, source) for error in exc.errors())
     issues.extend(check_references(data, source))
+    extensions: tuple[ExtensionUse, ...] = ()
+    graph: ImportGraph | None = None
+    if spec is not None:
+        extensions = tuple(
+            ExtensionUse(file, source.line(("rules", index, "when", name)), rule.id, name)
+            for index, rule in enumerate(spec.rules)
+            for name in rule.when.extensions
+        )
+        if folder is not None and not issues:
+            from ruleweave.steering.imports import resolve_imports
+            from ruleweave.steering.sidecars import check_sidecars
+
+            graph = resolve_imports(spec, Path(folder) / Path(file).name, root=import_root, source=source)
+            graph = _named(graph, file)
+            issues.extend(graph.issues)
+            issues.extend(check_sidecars(spec, Path(folder), source))
     ordered = tuple(sorted(dict.fromkeys(issues), key=lambda issue: issue.line))
-    return (spec if not ordered else None), ordered
+    return SpecReport(spec if not ordered else None, ordered, extensions, graph, source)
 
 
-def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
-    """How many values ``node`` stands for once every alias is expanded (capped past ``MAX_NODES``).
+def _named(graph: ImportGraph, file: str) -> ImportGraph:
+    """The graph with the spec shown as the caller named it."""
+    from dataclasses import replace
 
-    Each node is sized once, so a document of nested aliases ("billion laughs")
-    costs its own length here, not its expansion; a recursive alias counts once.
-    """
-    known = sizes.get(id(node))
-    if known is not None:
-        return known
-    sizes[id(node)] = 1
-    total = 1
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            total += _expanded_size(key_node, sizes) + _expanded_size(value_node, sizes)
-            if total > MAX_NODES:
-                break
-    elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            total += _expanded_size(item, sizes)
-            if total > MAX_NODES:
-                break
-    sizes[id(node)] = total
-    return total
-
-
-def _index(
-    node: yaml.Node,
-    path: tuple[str | int, ...],
-    lines: dict[tuple[str | int, ...], int],
-    issues: list[SpecIssue],
-    file: str,
-    active: set[int],
-) -> None:
-    """Record the line of every key and item under ``node``; flag duplicate keys."""
-    from ruleweave.steering.source import describe_path
-
-    if not path:
-        lines[()] = node.start_mark.line + 1
-    if id(node) in active:  # a recursive alias
-        return
-    active.add(id(node))
-    if isinstance(node, yaml.MappingNode):
-        seen: dict[str, int] = {}
-        for key_node, value_node in node.value:
-            key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else "?"
-            line = key_node.start_mark.line + 1
-            if key in seen:
-                where = describe_path(path)
-                issues.append(
-                    SpecIssue(
-                        file, line, f"Duplicate key {key!r} in {where} (first on line {seen[key]})."
-                    )
-                )
-            else:
-                seen[key] = line
-            lines.setdefault((*path, key), line)
-            _index(value_node, (*path, key), lines, issues, file, active)
-    elif isinstance(node, yaml.SequenceNode):
-        for position, item in enumerate(node.value):
-            lines[(*path, position)] = item.start_mark.line + 1
-            _index(item, (*path, position), lines, issues, file, active)
-    active.discard(id(node))
+    return replace(graph, spec=file)
 
 
 def _translate(error: ErrorDetails, data: Any, source: SourceMap) -> SpecIssue:
@@ -235,12 +253,23 @@ def _translate(error: ErrorDetails, data: Any, source: SourceMap) -> SpecIssue:
     parent, last = loc[:-1], (loc[-1] if loc else None)
     where = describe(parent, data)
     if kind == "extra_forbidden" and isinstance(last, str):
+        if last == "<<":
+            return source.issue(
+                loc,
+                f"YAML merge keys (<<) are not part of SkillSpec (in {where}); write the keys out.",
+            )
         if parent and parent[-1] in ("when", "predicate"):
             known = ", ".join(STANDARD_PREDICATES)
             return source.issue(
                 loc,
                 f"Unknown predicate {last!r} in {where}; use one of {known} "
                 f"or an extension whose name starts with {EXTENSION_PREFIX!r}.",
+            )
+        if last.startswith(EXTENSION_PREFIX):
+            return source.issue(
+                loc,
+                f"Unknown field {last!r} in {where}; x- keys are accepted only as "
+                "extension predicates in a rule's when.",
             )
         return source.issue(loc, f"Unknown field {last!r} in {where}.")
     if kind == "missing":
@@ -252,7 +281,7 @@ def _translate(error: ErrorDetails, data: Any, source: SourceMap) -> SpecIssue:
     subject = (
         f"Item {last + 1} of {where}"
         if isinstance(last, int)
-        else f"The field {describe(loc, data)}"
+        else f"The field {describe(loc, data)}" if loc else "The document"
     )
     expected = _KINDS.get(kind)
     if expected is None and kind == "literal_error":
@@ -260,7 +289,7 @@ def _translate(error: ErrorDetails, data: Any, source: SourceMap) -> SpecIssue:
     got = _kind_of(error.get("input"))
     if expected is not None:
         return source.issue(loc, f"{subject} must be {expected}, not {got}.")
-    message = error["msg"].rstrip(".")
+    message = error["msg"].rstrip(".").removeprefix("Value error, ")
     return source.issue(loc, f"{subject} is invalid: {message[:1].lower()}{message[1:]}.")
 
 
@@ -272,7 +301,8 @@ def _kind_of(value: Any) -> str:
     if isinstance(value, str):
         return f"the string {value[:60]!r}"
     names = {int: "an integer", float: "a number", list: "a list", dict: "a mapping"}
-    return names.get(type(value), f"a {type(value).__name__}")
+    kind = next((name for base, name in names.items() if isinstance(value, base)), None)
+    return kind or f"a {type(value).__name__}"
 
 
 # -- a rule set's SkillSpec --------------------------------------------------------
@@ -323,12 +353,18 @@ def load_steering(config: RuleweaveConfig, walk: list[Path]) -> Steering:
     from ruleweave.steering.enforce import ToolPattern
 
     tool_map = {key: ToolPattern.parse(items) for key, items in config.steering_tools.items()}
+    real_root = real_path(config.root) or str(config.root)
+    if config.skillspec is None and real_inside(path, real_root) is None:
+        # A repository's ``.ruleweave`` linking out of the project speaks for no one.
+        message = "SkillSpec is reached through a symbolic link leading outside the project; refused"
+        return Steering(None, path, tool_map, (DiscoveryWarning(path=str(path), message=message),))
     read = read_text(path, config.max_file_bytes)
     if read.text is None or read.oversized:
         problem = read.problem or "cannot be read"
         message = f"SkillSpec {problem}; steering is off"
         return Steering(None, path, tool_map, (DiscoveryWarning(path=str(path), message=message),))
-    spec, issues = check_spec(read.text, file=str(path))
+    report = inspect_spec(read.text, file=str(path), folder=path.parent)
+    spec, issues = report.spec, report.issues
     warnings = tuple(
         DiscoveryWarning(
             path=str(path), line=issue.line or None, provider="skillspec",

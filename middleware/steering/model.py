@@ -1,10 +1,14 @@
 """The SkillSpec v0 document as frozen pydantic models (DESIGN §9).
 
-Typed objects (routes, execution plans, rules, predicates, elicitations,
-scenario tests) are strict: an unknown field is a validation error, so a
-misspelled ``preferr:`` never silently disappears. Top-level sections that
-ruleweave does not interpret (``commands``, ``closures``, ``states``,
-``metadata``, ...) are kept as plain data in :attr:`SkillSpec.sections`.
+Every object of the grammar is strict, as in the reference implementation:
+an unknown field is a validation error, so a misspelled ``preferr:`` never
+silently disappears, and an unknown top-level key is an error too. The
+steering core (routes, execution plans, rules, predicates, elicitations,
+scenario tests) lives here; the other sections are typed in
+:mod:`ruleweave.steering.sections`. Free-form surfaces (``metadata``,
+``closures``, ``allow``, choice ``sets``, ``applies_when``) take any value.
+The one ruleweave extension: ``x-`` keys in a rule's ``when`` are extension
+predicates, evaluated by the caller (the reference has none).
 
 These models check shape only. Cross-references (a rule preferring a route
 that does not exist, duplicate ids, ...) are checked by
@@ -18,7 +22,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+
+from ruleweave.steering.fields import Count, Ids, Rank, SafetyClass, StrictModel, Text
+from ruleweave.steering.sections import (
+    Activation,
+    Artifact,
+    CodeBlock,
+    CommandTemplate,
+    Dependency,
+    Entry,
+    Import,
+    Proof,
+    Recipe,
+    Resource,
+    Snippet,
+    State,
+    ToolBoundary,
+    TraceConfig,
+)
 
 SCHEMA = "skillspec/v0"
 """The only schema this module reads."""
@@ -41,33 +63,7 @@ EXTENSION_PREFIX = "x-"
 ACTION_SECTIONS: tuple[str, ...] = ("commands", "recipes", "code", "closures")
 """Top-level sections whose keys ``after_success`` may reference."""
 
-Ids = tuple[StrictStr, ...]
-"""A sequence of identifiers (a YAML list)."""
-
-
-class _Strict(BaseModel):
-    """Frozen, and unknown fields are errors."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class ToolBoundary(_Strict):
-    """A phase-scoped tool permission contract (kept, not enforced).
-
-    Attributes:
-        default: ``deny`` or ``allow`` for unlisted tools.
-        allow: Tools the phase may use.
-        forbid: Tools the phase may not use.
-        permission_required_for: Actions that need the user's permission.
-    """
-
-    default: Literal["deny", "allow"] | None = None
-    allow: Ids = ()
-    forbid: Ids = ()
-    permission_required_for: Ids = ()
-
-
-class Handoff(_Strict):
+class Handoff(StrictModel):
     """A transfer of work to another skill.
 
     Attributes:
@@ -78,14 +74,14 @@ class Handoff(_Strict):
         reason: Why the handoff exists.
     """
 
-    to_skill: StrictStr
+    to_skill: Text
     boundary: Literal["stop_current_skill", "resume_after_handoff"]
     pass_context: Ids = ()
     forbid: Ids = ()
-    reason: StrictStr | None = None
+    reason: Text | None = None
 
 
-class Jump(_Strict):
+class Jump(StrictModel):
     """A conditional jump from one plan phase to another.
 
     Attributes:
@@ -94,12 +90,12 @@ class Jump(_Strict):
         reason: Why.
     """
 
-    when: StrictStr
-    to_phase: StrictStr
-    reason: StrictStr | None = None
+    when: Text
+    to_phase: Text
+    reason: Text | None = None
 
 
-class Phase(_Strict):
+class Phase(StrictModel):
     """One phase of a route's execution plan.
 
     Attributes:
@@ -115,10 +111,10 @@ class Phase(_Strict):
         tool_boundary: The phase's tool contract.
     """
 
-    id: StrictStr
-    owner_skill: StrictStr
-    route: StrictStr | None = None
-    description: StrictStr | None = None
+    id: Text
+    owner_skill: Text
+    route: Text | None = None
+    description: Text | None = None
     requires: Ids = ()
     checks: Ids = ()
     forbid: Ids = ()
@@ -135,7 +131,7 @@ class Phase(_Strict):
         return tuple(f"{self.id}:{jump.when}->{jump.to_phase}" for jump in self.jumps)
 
 
-class ExecutionPlan(_Strict):
+class ExecutionPlan(StrictModel):
     """A route's ordered phases.
 
     Attributes:
@@ -146,10 +142,10 @@ class ExecutionPlan(_Strict):
 
     mode: Literal["ordered"] = "ordered"
     phases: tuple[Phase, ...]
-    reason: StrictStr | None = None
+    reason: Text | None = None
 
 
-class Route(_Strict):
+class Route(StrictModel):
     """A candidate way to satisfy the work.
 
     Attributes:
@@ -163,17 +159,17 @@ class Route(_Strict):
         tool_boundary: The route's tool contract.
     """
 
-    id: StrictStr
-    label: StrictStr
-    rank: StrictInt | None = None
-    description: StrictStr | None = None
+    id: Text
+    label: Text
+    rank: Rank | None = None
+    description: Text | None = None
     checks: Ids = ()
     handoff: Handoff | None = None
     execution_plan: ExecutionPlan | None = None
     tool_boundary: ToolBoundary | None = None
 
 
-class Predicate(_Strict):
+class Predicate(StrictModel):
     """A rule's ``when``: every field present must match (AND).
 
     An empty list counts as absent. A predicate with nothing present never
@@ -223,7 +219,7 @@ class Predicate(_Strict):
         )
 
 
-class SpecRule(_Strict):
+class SpecRule(StrictModel):
     """A steering clause: a predicate and its effects.
 
     Attributes:
@@ -238,18 +234,18 @@ class SpecRule(_Strict):
         reason: Why; recorded in the decision.
     """
 
-    id: StrictStr
+    id: Text
     when: Predicate = Field(default_factory=Predicate)
-    prefer: StrictStr | None = None
+    prefer: Text | None = None
     route_order: Ids = ()
     forbid: Ids = ()
     allow: Mapping[str, Any] = Field(default_factory=dict)
     elicit: Ids = ()
     after_success: Ids = ()
-    reason: StrictStr | None = None
+    reason: Text | None = None
 
 
-class ElicitationCondition(_Strict):
+class ElicitationCondition(StrictModel):
     """When an elicitation is required (kept, not evaluated).
 
     Attributes:
@@ -258,12 +254,12 @@ class ElicitationCondition(_Strict):
         predicate: A predicate that requires it.
     """
 
-    route: StrictStr | None = None
-    missing: StrictStr | None = None
+    route: Text | None = None
+    missing: Text | None = None
     predicate: Predicate | None = None
 
 
-class Choice(_Strict):
+class Choice(StrictModel):
     """One declared answer to a bounded question.
 
     Attributes:
@@ -276,16 +272,16 @@ class Choice(_Strict):
         safety: The safety class of the choice.
     """
 
-    id: StrictStr
-    label: StrictStr
-    description: StrictStr | None = None
+    id: Text
+    label: Text
+    description: Text | None = None
     sets: Mapping[str, Any] = Field(default_factory=dict)
-    route: StrictStr | None = None
-    next: StrictStr | None = None
-    safety: StrictStr | None = None
+    route: Text | None = None
+    next: Text | None = None
+    safety: SafetyClass | None = None
 
 
-class Elicitation(_Strict):
+class Elicitation(StrictModel):
     """A bounded question with declared choices.
 
     Attributes:
@@ -296,14 +292,14 @@ class Elicitation(_Strict):
         max_choices: How many choices may be picked.
     """
 
-    question: StrictStr
+    question: Text
     required_when: tuple[ElicitationCondition, ...] = ()
     choices: tuple[Choice, ...]
-    default: StrictStr | None = None
-    max_choices: StrictInt | None = None
+    default: Text | None = None
+    max_choices: Count | None = None
 
 
-class Expectation(_Strict):
+class Expectation(StrictModel):
     """What a scenario test asserts about the decision.
 
     Plain lists assert inclusion, ``*_exact`` the exact set (``None`` means
@@ -312,7 +308,7 @@ class Expectation(_Strict):
     (``phase:when->to_phase``) must each be present.
     """
 
-    route: StrictStr | None = None
+    route: Text | None = None
     route_order: Ids = ()
     plan_phases: Ids = ()
     plan_jumps: Ids = ()
@@ -345,7 +341,7 @@ class Expectation(_Strict):
         return False
 
 
-class ScenarioTest(_Strict):
+class ScenarioTest(StrictModel):
     """A scenario: an input and what the decision must look like.
 
     Attributes:
@@ -354,47 +350,70 @@ class ScenarioTest(_Strict):
         expect: The assertions.
     """
 
-    name: StrictStr
-    input: StrictStr
+    name: Text
+    input: Text
     expect: Expectation
 
 
 class SkillSpec(BaseModel):
-    """A ``skill.spec.yml`` document.
+    """A ``skill.spec.yml`` document: every section of the reference grammar, typed.
 
     Attributes:
         schema_: ``skillspec/v0`` (YAML key ``schema``).
         id: The skill id.
         title: A human title.
         description: What the skill does.
+        activation: When a harness should load the skill (advisory).
+        applies_when: Activation hints, free-form.
+        entry: The first question or setup posture.
         routes: Candidate routes, in file order.
         rules: Steering rules, in file order.
+        states: Named lifecycle positions.
         elicitations: Bounded questions by id.
+        trace: Which decision events to persist, and whether a trace is required.
+        dependencies: Tools, files and services the skill needs.
+        imports: Markdown loaded deliberately during a run (see
+            :mod:`ruleweave.steering.imports`).
+        resources: Provenance and supporting material.
+        code: Code blocks preserved from the skill.
+        artifacts: Files and data products.
+        recipes: Structured procedures.
+        commands: Command templates.
+        snippets: Prose kept as prose.
+        closures: Post-task behaviour, free-form.
+        proof: What the policy is meant to improve.
         tests: Scenario tests.
-        sections: Every other top-level section, kept as data.
+        review_required: Notes a reviewer must clear.
+        metadata: Free-form.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
     schema_: Literal["skillspec/v0"] = Field(alias="schema")
-    id: StrictStr
-    title: StrictStr
-    description: StrictStr
+    id: Text
+    title: Text
+    description: Text
+    activation: Activation | None = None
+    applies_when: tuple[Any, ...] = ()
+    entry: Entry | None = None
     routes: tuple[Route, ...] = ()
     rules: tuple[SpecRule, ...] = ()
+    states: Mapping[str, State] = Field(default_factory=dict)
     elicitations: Mapping[str, Elicitation] = Field(default_factory=dict)
+    trace: TraceConfig | None = None
+    dependencies: Mapping[str, Dependency] = Field(default_factory=dict)
+    imports: Mapping[str, Import] = Field(default_factory=dict)
+    resources: Mapping[str, Resource] = Field(default_factory=dict)
+    code: Mapping[str, CodeBlock] = Field(default_factory=dict)
+    artifacts: Mapping[str, Artifact] = Field(default_factory=dict)
+    recipes: Mapping[str, Recipe] = Field(default_factory=dict)
+    commands: Mapping[str, CommandTemplate] = Field(default_factory=dict)
+    snippets: Mapping[str, Snippet] = Field(default_factory=dict)
+    closures: Mapping[str, Any] = Field(default_factory=dict)
+    proof: Proof | None = None
     tests: tuple[ScenarioTest, ...] = ()
-    sections: Mapping[str, Any] = Field(default_factory=dict)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _split_sections(cls, data: Any) -> Any:
-        if not isinstance(data, Mapping) or "sections" in data:
-            return data
-        typed = {"schema", "schema_", *cls.model_fields}
-        kept = {k: v for k, v in data.items() if k in typed}
-        kept["sections"] = {str(k): v for k, v in data.items() if k not in typed}
-        return kept
+    review_required: Ids = ()
+    metadata: Mapping[str, Any] = Field(default_factory=dict)
 
     def route(self, route_id: str | None) -> Route | None:
         """The route with this id.
@@ -407,18 +426,22 @@ class SkillSpec(BaseModel):
         """
         return next((r for r in self.routes if r.id == route_id), None)
 
-    def action_ids(self) -> frozenset[str] | None:
-        """Ids ``after_success`` may name: commands, recipes, code and closures.
+    def action_ids(self) -> frozenset[str]:
+        """Ids ``after_success`` may name: commands, recipes, code blocks and closures.
 
         Returns:
-            The ids, or None when the document declares none of those sections.
+            The ids (empty when the document declares none).
         """
-        declared = [self.sections[k] for k in ACTION_SECTIONS if k in self.sections]
-        if not declared:
-            return None
-        return frozenset(
-            str(key) for table in declared if isinstance(table, Mapping) for key in table
-        )
+        tables = (self.commands, self.recipes, self.code, self.closures)
+        return frozenset(key for table in tables for key in table)
+
+    def extension_predicates(self) -> tuple[tuple[str, str], ...]:
+        """Every ``x-`` predicate the rules use, as ``(rule id, predicate)``.
+
+        Returns:
+            The pairs, in file order.
+        """
+        return tuple((rule.id, name) for rule in self.rules for name in rule.when.extensions)
 
 
 def _is_extension(key: object) -> bool:

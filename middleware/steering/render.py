@@ -80,10 +80,8 @@ def render_steering(decision: Decision) -> str:
 
 
 def _basis(decision: Decision) -> str:
-    rule = next(
-        (e.rule for e in reversed(decision.trace) if e.event == "route_selected" and e.rule),
-        None,
-    )
+    selection = decision.route_selection
+    rule = selection.rule_id if selection else None
     if decision.route_basis == "rule_prefer" and rule:
         return f"preferred by rule {clean(rule)}"
     if decision.route_basis == "route_order_default" and rule:

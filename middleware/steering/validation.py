@@ -1,33 +1,39 @@
-"""Cross-reference checks of a SkillSpec document (the grammar's reference rules).
+"""Cross-reference checks of a SkillSpec document: the reference's verdicts, every problem listed.
 
 Run on the parsed YAML (not the models) so that reference problems are listed
-together with shape problems. Items of the wrong shape are skipped here: the
-models report them.
+together with shape problems; items of the wrong shape are skipped here (the
+models report them). The reference implementation stops at its first
+problem; ruleweave lists them all, each with its line.
 
-Checked:
+Checked here (the steering core):
 
 - identifiers (``[a-z][a-z0-9_.-]*``) of the skill, routes, rules,
-  elicitations and choices; duplicate route, rule, phase, choice and test ids;
+  elicitations, choices and ``required_when.missing``; duplicate route, rule
+  and choice ids; the header fields are not blank;
 - ``prefer`` and ``route_order`` name routes; ``elicit`` names elicitations;
-  ``after_success`` names a command, recipe, code block or closure when the
-  document declares any of those sections;
-- an elicitation has a question and choices, and its ``default`` is one of
-  them; choice and ``required_when`` routes exist; choice ``next`` names a
-  state when ``states`` is declared;
-- plan jumps go to a phase of the same plan; a phase's route exists;
+  ``after_success`` names a command, recipe, code block or closure (checked
+  always, as the reference does: with none declared, any entry is unknown);
+- an elicitation has a question and choices, each choice a label; its
+  ``default`` is one of them; choice and ``required_when`` routes exist;
+  choice ``next`` names a state;
 - every scenario test has at least one assertion, and the routes,
   elicitations, actions and rules it names exist.
+
+ruleweave's own checks, beyond the reference: duplicate phase ids and test
+names, a phase's route exists, plan jumps go to a phase of the same plan.
+The other sections are checked by :mod:`ruleweave.steering.crossrefs`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ruleweave.errors import SpecIssue
 from ruleweave.steering.model import ACTION_SECTIONS, Expectation
 from ruleweave.steering.source import SourceMap, YamlPath, describe
+from ruleweave.steering.yamldoc import scalar_text
 
 IDENTIFIER = re.compile(r"[a-z][a-z0-9_.\-]*")
 """SkillSpec identifiers: a lowercase letter, then lowercase letters, digits, ``_ - .``."""
@@ -35,49 +41,71 @@ IDENTIFIER = re.compile(r"[a-z][a-z0-9_.\-]*")
 _ASSERTIONS = frozenset(Expectation.model_fields)
 
 
-def check_references(data: dict[str, Any], source: SourceMap) -> list[SpecIssue]:
-    """Every identifier, duplicate and reference problem in a parsed document.
+def text(value: Any) -> str | None:
+    """A scalar as text (numbers read as their source text), else None."""
+    value = scalar_text(value)
+    return value if isinstance(value, str) else None
+
+
+def items(data: Any, key: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(index, item)`` for each mapping item of the list ``data[key]``."""
+    value = data.get(key) if isinstance(data, dict) else None
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, dict):
+                yield index, item
+
+
+def table(data: Any, key: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(id, entry)`` for each mapping entry of the mapping ``data[key]``."""
+    value = data.get(key) if isinstance(data, dict) else None
+    if isinstance(value, dict):
+        for name, entry in value.items():
+            if isinstance(entry, dict):
+                yield str(name), entry
+
+
+def keys(data: Any, *sections: str) -> set[str]:
+    """The keys of the mapping sections ``data[section]``, together."""
+    found: set[str] = set()
+    for section in sections:
+        value = data.get(section) if isinstance(data, dict) else None
+        if isinstance(value, dict):
+            found.update(str(name) for name in value)
+    return found
+
+
+class Checker:
+    """One pass over a document, collecting issues.
 
     Args:
-        data: The parsed YAML mapping.
-        source: Lines of the document, for locating problems.
-
-    Returns:
-        The problems found, in document order.
+        data: The parsed document.
+        source: Lines of the document.
     """
-    checker = _Checker(data, source)
-    checker.run()
-    return checker.issues
-
-
-class _Checker:
-    """One pass over a document, collecting issues."""
 
     def __init__(self, data: dict[str, Any], source: SourceMap) -> None:
         self.data = data
         self.source = source
         self.issues: list[SpecIssue] = []
-        self.routes = {r["id"] for _, r in _items(data, "routes") if isinstance(r.get("id"), str)}
-        self.rules = {r["id"] for _, r in _items(data, "rules") if isinstance(r.get("id"), str)}
-        elicitations = data.get("elicitations")
-        self.elicitations = set(elicitations) if isinstance(elicitations, dict) else set()
-        tables = [data[k] for k in ACTION_SECTIONS if k in data]
-        self.actions: set[str] | None = None
-        if tables:
-            self.actions = {str(key) for t in tables if isinstance(t, dict) for key in t}
-        states = data.get("states")
-        self.states = {str(k) for k in states} if isinstance(states, dict) else None
+        self.routes = {i for _, r in items(data, "routes") if (i := text(r.get("id"))) is not None}
+        self.rules = {i for _, r in items(data, "rules") if (i := text(r.get("id"))) is not None}
+        self.elicitations = keys(data, "elicitations")
+        self.actions = keys(data, *ACTION_SECTIONS)
+        self.states = keys(data, "states")
 
     def add(self, path: YamlPath, reason: str) -> None:
+        """Record a problem at ``path``."""
         self.issues.append(self.source.issue(path, reason))
 
     def where(self, path: YamlPath) -> str:
+        """A readable name for ``path``."""
         return describe(path, self.data)
 
     def run(self) -> None:
+        """Check the header, routes, rules, elicitations and tests."""
         for key in ("schema", "id", "title", "description"):
-            value = self.data.get(key)
-            if isinstance(value, str) and not value.strip():
+            value = text(self.data.get(key))
+            if value is not None and not value.strip():
                 self.add((key,), f"The top-level {key!r} must not be empty.")
         self.identifier(("id",), self.data.get("id"), "skill id")
         self.check_routes()
@@ -86,7 +114,9 @@ class _Checker:
         self.check_tests()
 
     def identifier(self, path: YamlPath, value: Any, what: str) -> None:
-        if isinstance(value, str) and value.strip() and not IDENTIFIER.fullmatch(value):
+        """Flag ``value`` when it is text but not a SkillSpec identifier."""
+        value = text(value)
+        if value is not None and not IDENTIFIER.fullmatch(value) and (value.strip() or what != "skill id"):
             self.add(
                 path,
                 f"The {what} {value!r} is not a SkillSpec identifier "
@@ -94,16 +124,26 @@ class _Checker:
             )
 
     def unique(self, path: YamlPath, value: Any, seen: dict[str, int], what: str) -> None:
-        if not isinstance(value, str):
+        """Flag a repeated ``value``."""
+        value = text(value)
+        if value is None:
             return
         if value in seen:
-            first = seen[value]
-            self.add(path, f"Duplicate {what} {value!r} (first declared on line {first}).")
+            self.add(path, f"Duplicate {what} {value!r} (first declared on line {seen[value]}).")
         else:
             seen[value] = self.source.line(path)
 
-    def known(self, path: YamlPath, value: Any, ids: set[str] | None, what: str) -> None:
-        if ids is None or not isinstance(value, str) or value in ids:
+    def blank(self, path: YamlPath, value: Any, what: str, *, strip: bool = True) -> None:
+        """Flag text that is empty (or only spaces, with ``strip``)."""
+        value = text(value)
+        if value is not None and not (value.strip() if strip else value):
+            self.add(path, f"The {what} must not be empty.")
+
+    def known(self, path: YamlPath, value: Any, ids: Iterable[str], what: str) -> None:
+        """Flag ``value`` when it is text that is not one of ``ids``."""
+        value = text(value)
+        ids = set(ids)
+        if value is None or value in ids:
             return
         have = ", ".join(sorted(ids)) or "none"
         field = path[:-1] if isinstance(path[-1], int) else path
@@ -112,14 +152,16 @@ class _Checker:
             f"The field {self.where(field)} names an unknown {what} {value!r} (declared: {have}).",
         )
 
-    def known_all(self, path: YamlPath, values: Any, ids: set[str] | None, what: str) -> None:
+    def known_all(self, path: YamlPath, values: Any, ids: Iterable[str], what: str) -> None:
+        """:meth:`known` for each item of a list."""
         if isinstance(values, list):
+            ids = set(ids)
             for index, value in enumerate(values):
                 self.known((*path, index), value, ids, what)
 
     def check_routes(self) -> None:
         seen: dict[str, int] = {}
-        for index, route in _items(self.data, "routes"):
+        for index, route in items(self.data, "routes"):
             path: YamlPath = ("routes", index)
             self.identifier((*path, "id"), route.get("id"), "route id")
             self.unique((*path, "id"), route.get("id"), seen, "route id")
@@ -128,19 +170,19 @@ class _Checker:
                 self.check_plan((*path, "execution_plan"), plan)
 
     def check_plan(self, path: YamlPath, plan: dict[str, Any]) -> None:
-        phases = [(i, p) for i, p in _items(plan, "phases")]
-        ids = {p["id"] for _, p in phases if isinstance(p.get("id"), str)}
+        phases = list(items(plan, "phases"))
+        ids = {i for _, p in phases if (i := text(p.get("id"))) is not None}
         seen: dict[str, int] = {}
         for index, phase in phases:
             at: YamlPath = (*path, "phases", index)
             self.unique((*at, "id"), phase.get("id"), seen, "phase id")
             self.known((*at, "route"), phase.get("route"), self.routes, "route")
-            for j, jump in _items(phase, "jumps"):
+            for j, jump in items(phase, "jumps"):
                 self.known((*at, "jumps", j, "to_phase"), jump.get("to_phase"), ids, "phase")
 
     def check_rules(self) -> None:
         seen: dict[str, int] = {}
-        for index, rule in _items(self.data, "rules"):
+        for index, rule in items(self.data, "rules"):
             path: YamlPath = ("rules", index)
             self.identifier((*path, "id"), rule.get("id"), "rule id")
             self.unique((*path, "id"), rule.get("id"), seen, "rule id")
@@ -148,54 +190,47 @@ class _Checker:
             self.known_all((*path, "route_order"), rule.get("route_order"), self.routes, "route")
             self.known_all((*path, "elicit"), rule.get("elicit"), self.elicitations, "elicitation")
             self.known_all(
-                (*path, "after_success"),
-                rule.get("after_success"),
-                self.actions,
-                "command or closure",
+                (*path, "after_success"), rule.get("after_success"), self.actions, "command or closure"
             )
 
     def check_elicitations(self) -> None:
-        table = self.data.get("elicitations")
-        if not isinstance(table, dict):
-            return
-        for key, item in table.items():
-            path: YamlPath = ("elicitations", str(key))
+        for key, item in table(self.data, "elicitations"):
+            path: YamlPath = ("elicitations", key)
             self.identifier(path, key, "elicitation id")
-            if not isinstance(item, dict):
-                continue
-            question = item.get("question")
-            if isinstance(question, str) and not question.strip():
+            question = text(item.get("question"))
+            if question is not None and not question.strip():
                 self.add((*path, "question"), f"Elicitation {key!r} has an empty question.")
             if item.get("choices") == []:
                 self.add((*path, "choices"), f"Elicitation {key!r} declares no choices.")
             seen: dict[str, int] = {}
-            for index, choice in _items(item, "choices"):
+            for index, choice in items(item, "choices"):
                 at: YamlPath = (*path, "choices", index)
                 self.identifier((*at, "id"), choice.get("id"), "choice id")
                 self.unique((*at, "id"), choice.get("id"), seen, "choice id")
+                self.blank((*at, "label"), choice.get("label"), f"label of choice {text(choice.get('id'))!r}")
                 self.known((*at, "route"), choice.get("route"), self.routes, "route")
                 self.known((*at, "next"), choice.get("next"), self.states, "state")
-            default = item.get("default")
-            if isinstance(default, str) and seen and default not in seen:
-                choices = ", ".join(seen)
+            default = text(item.get("default"))
+            if default is not None and default not in seen:
+                choices = ", ".join(seen) or "none"
                 self.add(
                     (*path, "default"),
-                    f"The default {default!r} of elicitation {key!r} "
-                    f"is not one of its choices ({choices}).",
+                    f"The default {default!r} of elicitation {key!r} is not one of its choices ({choices}).",
                 )
-            for index, condition in _items(item, "required_when"):
-                at = (*path, "required_when", index, "route")
-                self.known(at, condition.get("route"), self.routes, "route")
+            for index, condition in items(item, "required_when"):
+                at = (*path, "required_when", index)
+                self.known((*at, "route"), condition.get("route"), self.routes, "route")
+                self.identifier((*at, "missing"), condition.get("missing"), "missing fact")
 
     def check_tests(self) -> None:
         seen: dict[str, int] = {}
-        for index, test in _items(self.data, "tests"):
+        for index, test in items(self.data, "tests"):
             path: YamlPath = ("tests", index)
             self.unique((*path, "name"), test.get("name"), seen, "test name")
             expect = test.get("expect")
             empty = expect is None or (isinstance(expect, dict) and not _asserts(expect))
             if "expect" in test and empty:
-                name = test.get("name", f"#{index + 1}")
+                name = text(test.get("name")) or f"#{index + 1}"
                 self.add(
                     (*path, "expect"),
                     f"Test {name!r} has an empty expect; add at least one assertion.",
@@ -221,12 +256,3 @@ def _asserts(expect: dict[str, Any]) -> bool:
         if value not in (None, [], "") or (key.endswith("_exact") and value is not None):
             return True
     return False
-
-
-def _items(data: Any, key: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(index, item)`` for each mapping item of the list ``data[key]``."""
-    value = data.get(key) if isinstance(data, dict) else None
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            if isinstance(item, dict):
-                yield index, item

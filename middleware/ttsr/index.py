@@ -37,6 +37,7 @@ from ruleweave.conditions import options
 from ruleweave.config import RuleweaveConfig
 from ruleweave.globs import GlobIndex, PathSpellings
 from ruleweave.rules import DiscoveryWarning, Rule
+from ruleweave.tool_names import ToolNames
 from ruleweave.touch import TouchExtractors
 from ruleweave.ttsr import ast_grep
 from ruleweave.ttsr.compile import CompiledRule, WatchCondition, compile_rule
@@ -180,6 +181,7 @@ class TtsrIndex:
         self.templates = templates
         self.extractors = extractors
         self.window = config.ttsr_window
+        self.tool_names = ToolNames(config.tool_aliases)
         self.has_gap_rules = any(c.repeat.gap is not None for c in compiled)
         self._channels: dict[str, Channel] = {}
         self._lock = threading.Lock()
@@ -263,29 +265,33 @@ class TtsrIndex:
         Returns:
             The channel.
         """
-        key = f"tool:{tool.lower()}" if source == "tool" else source
+        kind = self.tool_names.canonical(tool) if source == "tool" else ""
+        key = f"tool:{kind}" if source == "tool" else source
         channel = self._channels.get(key)
         if channel is None:
             with self._lock:
                 channel = self._channels.get(key)
                 if channel is None:
-                    channel = self._build_channel(source, tool.lower())
+                    channel = self._build_channel(source, kind)
                     self._channels[key] = channel
         return channel
 
     def _build_channel(self, source: Source, tool: str) -> Channel:
+        canonical = self.tool_names.canonical
         regexes: list[Watched] = []
         anything: list[Watched] = []
         ast: list[WatchedAst] = []
         for index, compiled in enumerate(self.compiled):
             for condition in compiled.conditions:
-                admits, gate = _gate_for(e for e in condition.scope if e.admits(source, tool))
+                admits, gate = _gate_for(e for e in condition.scope if e.admits(source, tool, canonical))
                 if not admits:
                     continue
                 watched = Watched(index, condition, gate)
                 (regexes if condition.kind == "regex" else anything).append(watched)
             if compiled.ast_patterns:
-                admits, gate = _gate_for(e for e in compiled.ast_scope if e.admits(source, tool))
+                admits, gate = _gate_for(
+                    e for e in compiled.ast_scope if e.admits(source, tool, canonical)
+                )
                 if admits:
                     ast.append(WatchedAst(index, compiled.ast_patterns, gate))
         regex_tuple = tuple(regexes)

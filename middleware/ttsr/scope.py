@@ -28,7 +28,7 @@ other conditions.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -72,11 +72,17 @@ class ScopeEntry:
         head = "tool" if self.tool is None else f"tool:{self.tool}"
         return head if self.glob is None else f"{head}({self.glob})"
 
-    def admits(self, source: Source, tool: str) -> bool:
-        """Whether a stream of ``source`` (tool name ``tool``, lower-cased) is in scope."""
+    def admits(self, source: Source, tool: str, canonical: Callable[[str], str] | None = None) -> bool:
+        """Whether a stream of ``source`` (tool name ``tool``, lower-cased) is in scope.
+
+        With ``canonical`` (``tool_names.ToolNames.canonical``) ``tool`` is a tool kind and
+        the entry's tool name is compared by its kind: ``tool:write_file`` admits ``Write``.
+        """
         if self.source != source:
             return False
-        return source != "tool" or self.tool is None or self.tool == tool
+        if source != "tool" or self.tool is None:
+            return True
+        return (canonical(self.tool) if canonical is not None else self.tool) == tool
 
 
 DEFAULT_SCOPE: tuple[ScopeEntry, ...] = (ScopeEntry("text"), ScopeEntry("tool"))

@@ -121,6 +121,85 @@ class JsonTextDecoder:
         return chr(code), 6
 
 
+class JsonPrefix:
+    """``complete_prefix`` fed piece by piece: each ``feed`` costs time linear in its delta.
+
+    The scanner keeps where the document starts, whether it is inside a string
+    or an escape, the open containers and the last cut. Remembering the stack
+    at a cut is O(1) whatever the nesting: a pop only lowers ``depth`` and keeps
+    the entry, and since every push is itself a cut, the entries below the
+    depth of the last cut are still those it saw. ``completed(text)`` then
+    spells out the parseable document from the whole text fed so far.
+    """
+
+    __slots__ = ("_closed", "_closers", "_cut", "_cut_depth", "_depth", "_escaped", "_in_string",
+                 "_offset", "_start")
+
+    def __init__(self) -> None:
+        self._offset = 0
+        self._start = -1  # index of the opening bracket; -2: the text does not start like JSON
+        self._closers: list[str] = []
+        self._depth = 0
+        self._cut = 0
+        self._cut_depth = 0
+        self._closed = -1
+        self._in_string = self._escaped = False
+
+    def feed(self, delta: str) -> None:
+        """Scan the next piece of the text."""
+        base, self._offset = self._offset, self._offset + len(delta)
+        if self._start == -2 or self._closed >= 0:
+            return
+        first = 0
+        if self._start == -1:
+            while first < len(delta) and delta[first].isspace():
+                first += 1
+            if first == len(delta):
+                return
+            if delta[first] not in "{[":
+                self._start = -2
+                return
+            self._start = self._cut = base + first
+        closers, depth, cut, cut_depth = self._closers, self._depth, self._cut, self._cut_depth
+        in_string, escaped = self._in_string, self._escaped
+        for index in range(first, len(delta)):
+            char = delta[index]
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif char == "\\":
+                    escaped = True
+                elif char == '"':
+                    in_string = False
+            elif char == '"':
+                in_string = True
+            elif char in "{[":
+                closer = "}" if char == "{" else "]"
+                if depth < len(closers):
+                    closers[depth] = closer
+                else:
+                    closers.append(closer)
+                depth += 1
+                cut, cut_depth = base + index + 1, depth
+            elif char in "}]":
+                depth = max(depth - 1, 0)
+                if depth == 0:
+                    self._closed = base + index
+                    break
+            elif char == ",":
+                cut, cut_depth = base + index, depth
+        self._depth, self._cut, self._cut_depth = depth, cut, cut_depth
+        self._in_string, self._escaped = in_string, escaped
+
+    def completed(self, text: str) -> str | None:
+        """The parseable document of ``text`` (everything fed so far), or ``None`` if not JSON-like."""
+        if self._start < 0:
+            return None
+        if self._closed >= 0:
+            return text[self._start : self._closed + 1]
+        return text[self._start : self._cut] + "".join(reversed(self._closers[: self._cut_depth]))
+
+
 def complete_prefix(text: str) -> str | None:
     """A parseable JSON document from a streamed prefix: its complete members only.
 
@@ -129,6 +208,7 @@ def complete_prefix(text: str) -> str | None:
     strings) or right after the last ``{``/``[`` opened, and the containers
     still open there are closed. A member still streaming is dropped rather
     than guessed at, so a half-written path is never taken for a path.
+    Linear in the text, whatever its nesting (``JsonPrefix`` does the work).
 
     Args:
         text: The argument text streamed so far.
@@ -137,31 +217,6 @@ def complete_prefix(text: str) -> str | None:
         The completed document, or ``None`` when the text does not start an
         object or array.
     """
-    start = len(text) - len(text.lstrip())
-    if start >= len(text) or text[start] not in "{[":
-        return None
-    stack: list[str] = []
-    cut, closers = start, ""
-    in_string = escaped = False
-    for index in range(start, len(text)):
-        char = text[index]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            stack.append("}" if char == "{" else "]")
-            cut, closers = index + 1, "".join(reversed(stack))
-        elif char in "}]":
-            if stack:
-                stack.pop()
-            if not stack:
-                return text[start : index + 1]
-        elif char == ",":
-            cut, closers = index, "".join(reversed(stack))
-    return text[start:cut] + closers
+    scanner = JsonPrefix()
+    scanner.feed(text)
+    return scanner.completed(text)

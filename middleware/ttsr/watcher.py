@@ -38,7 +38,7 @@ from ruleweave.ttsr import ast_grep
 from ruleweave.ttsr.index import Channel, TtsrIndex
 from ruleweave.ttsr.render import render
 from ruleweave.ttsr.scope import SOURCES, Source, spellings
-from ruleweave.ttsr.stream import JsonTextDecoder, complete_prefix
+from ruleweave.ttsr.stream import JsonPrefix, JsonTextDecoder, complete_prefix
 
 TURN_KEY = "ttsr:turn"
 """Store key of the session's turn counter (used by ``after-gap`` rules)."""
@@ -111,6 +111,7 @@ class _Stream:
     ast_size: int = -1
     raw: list[str] = field(default_factory=list)
     raw_size: int = 0
+    prefix: JsonPrefix = field(default_factory=JsonPrefix)
 
 
 @dataclass(slots=True)
@@ -255,6 +256,7 @@ class TtsrWatcher:
             # growing text at every delta (re-joining it each time is quadratic).
             stream.raw.append(delta)
             stream.raw_size += len(delta)
+            stream.prefix.feed(delta)  # linear in the delta: no rescan of the text at a parse
         text = _clean(stream.decoder.feed(delta) if stream.decoder is not None else delta)
         pending = _Pending(source, tool, call_id, stream.consumed + len(text))
         quiet = self._quiet
@@ -334,7 +336,7 @@ class TtsrWatcher:
         parsed = parse_args(text)
         if parsed or not isinstance(text, str):
             return parsed
-        completed = complete_prefix(text)
+        completed = stream.prefix.completed(text) if args is None else complete_prefix(text)
         return parse_args(completed) if completed else parsed
 
     def _update_paths(self, stream: _Stream, tool: str, args: Mapping[str, Any]) -> None:

@@ -256,7 +256,10 @@ def test_model_receives_rule_blocks_after_callers_prompt(repo: Path) -> None:
     for call in model.calls:
         system = system_of(call)
         assert system.startswith(SYSTEM + "\n\n")
-        assert "<generic-rules>\nKeep every change small.\n</generic-rules>" in system
+        assert (
+            "<generic-rules>\n[rule: small] .cursor/rules/small.mdc\n"
+            "Keep every change small.\n</generic-rules>"
+        ) in system
         assert "- ts (src/**/*.ts): TypeScript conventions" in system
         assert "- migrations: How to write database migrations" in system
         assert "no-var" not in system

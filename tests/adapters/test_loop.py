@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from ruleweave import RuleSet, RuleweaveConfig
-from ruleweave.adapters.loop import AnthropicLoop, OpenAIChatLoop
+from ruleweave.adapters.loop import AnthropicLoop, OpenAIChatLoop, OpenAIResponsesLoop
+from ruleweave.ttsr.route import TtsrAction
+from tests.adapters import loop_canned
 from tests.conftest import WriteTree
 
 SPEC = Path(__file__).resolve().parents[2] / "examples" / "specs" / "web-research.skill.spec.yml"
@@ -129,12 +131,72 @@ def test_openai_async_and_refusal(ruleset: RuleSet) -> None:
 @pytest.mark.parametrize(
     "assistant",
     [{}, {"content": "text"}, {"tool_calls": "nope"}, {"tool_calls": [1, {"function": "x"}]},
-     {"content": [{"type": "tool_use"}]}],
+     {"content": [{"type": "tool_use"}]}, {"choices": []}, {"choices": [{"message": 3}]}, {"output": "x"},
+     {"output": [{"type": "function_call"}]}, None, 5, "text", [1, "a"]],
 )
-def test_malformed_messages_never_raise(ruleset: RuleSet, assistant: dict[str, Any]) -> None:
+def test_malformed_messages_never_raise(ruleset: RuleSet, assistant: Any) -> None:
     """Odd message shapes give no calls or empty calls, never an exception."""
     session = ruleset.session("f")
-    for loop in (AnthropicLoop(session), OpenAIChatLoop(session)):
+    for loop in (AnthropicLoop(session), OpenAIChatLoop(session), OpenAIResponsesLoop(session)):
         for call in loop.tool_calls(assistant):
             assert isinstance(call.args, dict)
         assert isinstance(loop.refusals(assistant), list)
+        assert loop.check_reply(assistant) is None
+
+
+def test_refused_and_unanswered_calls_claim_nothing(write_tree: WriteTree) -> None:
+    """A refused call and a call without a result in the message claim no rule; a later call gets it."""
+    loop = OpenAIResponsesLoop(loop_canned.load_rules(write_tree({})).session("r"))
+    write = {"path": "app/money.py", "content": "x = float(amount)"}
+    output = [
+        {"type": "function_call", "call_id": "w", "name": "write", "arguments": json.dumps(write)},
+        {"type": "function_call", "call_id": "a", "name": "read_file", "arguments": '{"path": "app/a.py"}'},
+        {"type": "function_call", "call_id": "t", "name": "read_file", "arguments": '{"path": "src/t.ts"}'},
+    ]
+    refused = loop.refusals(output)
+    assert [r["call_id"] for r in refused] == ["w"] and loop_canned.MONEY_RULE in refused[0]["output"]
+    result = {"type": "function_call_output", "call_id": "t", "output": ""}
+    answered = loop.tool_results(output, [*refused, result])
+    assert answered == [refused[0], {**result, "output": "[rule: ts]\nStrict TS."}]
+    later = loop.tool_results(output, [{"type": "function_call_output", "call_id": "a", "output": "A"}])
+    assert later[0]["output"] == "A\n\n[rule: py]\nTyped Python."
+
+
+def test_system_turns_and_whole_replies(write_tree: WriteTree) -> None:
+    """``system`` appends retry texts; ``user_turn`` starts a turn once per id; ``check_reply`` retries."""
+    ruleset = loop_canned.load_rules(write_tree({}))
+    loop = AnthropicLoop(ruleset.session("s"))
+    assert loop.system("Base.", ["RULE A", "", "RULE B"]).endswith("\n\nRULE A\n\nRULE B")
+    assert loop.system() == loop.system("")
+    assert loop.user_turn("hello", turn_id="m1") and not loop.user_turn("hello", turn_id="m1")
+    assert loop.user_turn() is True
+    replies = [
+        (AnthropicLoop, {"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "plan", "signature": "s"}, {"type": "text", "text": "a TODO"}]}),
+        (OpenAIChatLoop, {"choices": [{"message": {"role": "assistant", "content": [
+            {"type": "text", "text": "x"}, {"type": "text", "text": "TODO"}]}}]}),
+        (OpenAIResponsesLoop, {"output": [loop_canned.output_message("then TODO")]}),
+    ]
+    for number, (kind, reply) in enumerate(replies):
+        wire = kind(ruleset.session(f"reply-{number}"))
+        retry = wire.check_reply(reply)
+        assert retry is not None and retry.action is TtsrAction.RETRY and loop_canned.TODO_RULE in retry.text
+        assert wire.check_reply(reply) is None  # the rule fires once a session
+    printed = {"role": "assistant", "content": "print(x)"}
+    # a rule that does not interrupt becomes a reminder on the next tool result: nothing to retry
+    assert OpenAIChatLoop(ruleset.session("print")).check_reply(printed) is None
+
+
+def test_read_rule_tool_in_every_wire_format(ruleset: RuleSet) -> None:
+    """Each loop offers a read_rule tool definition in its format and answers its calls."""
+    from ruleweave.adapters.loop import OpenAIResponsesLoop, ToolCall
+
+    session = ruleset.session("rr")
+    anthropic = AnthropicLoop(session).read_rule_tool()
+    chat = OpenAIChatLoop(session).read_rule_tool()
+    responses = OpenAIResponsesLoop(session).read_rule_tool()
+    assert anthropic["name"] == chat["function"]["name"] == responses["name"] == "read_rule"
+    assert "input_schema" in anthropic and "parameters" in chat["function"] and "parameters" in responses
+    loop = AnthropicLoop(session)
+    assert loop.read_rule(ToolCall("c", "read_rule", {"name": "rule://ts"})) == "[rule: ts]\nStrict TS."
+    assert loop.read_rule(ToolCall("c", "read_file", {"path": "x"})) is None

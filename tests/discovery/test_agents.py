@@ -23,8 +23,8 @@ def test_both_directory_spellings_are_read(write_tree: WriteTree) -> None:
     assert {r.source.priority for r in found.rules} == {70}
 
 
-def test_walk_levels_and_nearest_wins(write_tree: WriteTree) -> None:
-    """Every directory from the root to cwd is read, and the one nearest cwd wins a clash."""
+def test_walk_levels_each_speak_for_their_directory(write_tree: WriteTree) -> None:
+    """Every directory from the root to cwd is read; a folder below the root owns its subtree."""
     root = write_tree(
         {
             ".agents/rules/shared.md": "Root version.",
@@ -36,11 +36,10 @@ def test_walk_levels_and_nearest_wins(write_tree: WriteTree) -> None:
     )
     found = run(root, cwd="a/b", only=agents.PROVIDER)
     rules = named(found)
-    assert [r.name for r in found.rules] == ["root-only", "middle", "shared"]
-    assert rules["shared"].content == "Nearest version."
-    assert [Path(s.path).relative_to(root).as_posix() for s in rules["shared"].shadowed] == [
-        ".agents/rules/shared.md"
-    ]
+    assert [r.name for r in found.rules] == ["root-only", "shared", "a:middle", "a/b:shared"]
+    assert rules["shared"].content == "Root version."
+    assert rules["a/b:shared"].content == "Nearest version."
+    assert rules["a/b:shared"].base == "a/b" and not rules["shared"].shadowed
 
 
 def test_user_tier_reads_both_spellings(write_tree: WriteTree, isolated_home: Path) -> None:

@@ -69,7 +69,7 @@ def test_default_user_tier_is_dot_claude(write_tree: WriteTree, isolated_home: P
 
 
 def test_walk_reads_root_to_cwd(write_tree: WriteTree) -> None:
-    """``.claude/rules`` in each directory of the walk loads root first, nearest winning."""
+    """``.claude/rules`` in each directory of the walk loads root first; a package's rules are its own."""
     root = write_tree(
         {
             ".claude/rules/a.md": "---\npaths: ['*.md']\n---\nRoot a.",
@@ -78,5 +78,6 @@ def test_walk_reads_root_to_cwd(write_tree: WriteTree) -> None:
         }
     )
     found = run(root, cwd="pkg", only=claude.PROVIDER)
-    assert [r.name for r in found.rules] == ["a", "b"]
-    assert named(found)["a"].content == "Pkg a."
+    assert [r.name for r in found.rules] == ["a", "pkg:a", "pkg:b"]
+    assert named(found)["pkg:a"].content == "Pkg a."
+    assert named(found)["pkg:a"].globs == ("pkg/**/*.md",)

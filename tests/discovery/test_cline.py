@@ -49,7 +49,7 @@ def test_only_the_nearest_clinerules_is_used(write_tree: WriteTree) -> None:
         }
     )
     found = run(root, cwd="services/billing/src", only=cline.PROVIDER)
-    assert [r.name for r in found.rules] == ["clinerules"]
+    assert [r.name for r in found.rules] == ["services:clinerules"]
     assert found.rules[0].content == "Services file rule."
     at_root = run(root, only=cline.PROVIDER)
     assert [r.name for r in at_root.rules] == ["root"]

@@ -57,3 +57,11 @@ def test_user_tier_is_read_first(write_tree: WriteTree, isolated_home: Path) -> 
         ("mine", "user"),
         ("ours", "project"),
     ]
+
+
+def test_a_rules_folder_committed_as_a_file_is_a_warning(write_tree: WriteTree) -> None:
+    """A ``.continue/rules`` that is a file gives a warning saying so, and no rule."""
+    root = write_tree({".git/HEAD": "x", ".continue/rules": "Always use tabs."})
+    found = run(root, only=continue_.PROVIDER)
+    assert found.rules == ()
+    assert any(".continue/rules" in str(w) and "is a file, not a folder" in str(w) for w in found.warnings)

@@ -31,10 +31,10 @@ def test_apply_to_comma_list_becomes_globs(write_tree: WriteTree) -> None:
     )
     found = run(root, only=copilot.PROVIDER)
     rules = named(found)
-    assert set(rules) == {"frontend", "py"}
+    assert set(rules) == {"frontend", "backend/py"}
     assert rules["frontend"].globs == ("src/**/*.{ts,tsx}", "web/*.css")
-    assert rules["py"].globs == ("**/*.py",)
-    assert buckets(found) == {"frontend": Bucket.SCOPED, "py": Bucket.SCOPED}
+    assert rules["backend/py"].globs == ("**/*.py",)
+    assert buckets(found) == {"frontend": Bucket.SCOPED, "backend/py": Bucket.SCOPED}
 
 
 def test_apply_to_everything_means_always(write_tree: WriteTree) -> None:
@@ -76,4 +76,5 @@ def test_nested_github_dirs_on_the_walk_are_read(write_tree: WriteTree) -> None:
         }
     )
     found = run(root, cwd="apps/site", only=copilot.PROVIDER)
-    assert [r.name for r in found.rules] == ["copilot-instructions", "site"]
+    assert [r.name for r in found.rules] == ["copilot-instructions", "apps/site:site"]
+    assert named(found)["apps/site:site"].globs == ("apps/site/**/*.vue",)

@@ -74,8 +74,8 @@ def test_md_files_and_subdirectories_are_read(write_tree: WriteTree) -> None:
         }
     )
     rules = named(run(root, only=cursor.PROVIDER))
-    assert set(rules) == {"top", "react"}
-    assert rel(rules["react"], root) == ".cursor/rules/frontend/react.mdc"
+    assert set(rules) == {"top", "frontend/react"}
+    assert rel(rules["frontend/react"], root) == ".cursor/rules/frontend/react.mdc"
 
 
 def test_legacy_cursorrules_is_an_always_rule(write_tree: WriteTree) -> None:
@@ -102,22 +102,26 @@ def test_root_to_cwd_walk_reads_each_level_and_nothing_off_the_walk(
         }
     )
     found = run(root, cwd="packages/web", only=cursor.PROVIDER)
-    assert [r.name for r in found.rules] == ["root", "web", "cursorrules"]
+    assert [r.name for r in found.rules] == ["root", "packages/web:web", "packages/web:cursorrules"]
 
 
-def test_nearest_directory_wins_a_name_clash(write_tree: WriteTree) -> None:
-    """A rule nearer cwd wins over the same name higher up, which is kept as shadowed."""
+def test_same_name_in_two_directories_is_two_rules(write_tree: WriteTree) -> None:
+    """A folder below the root speaks for its own subtree: no shadowing between directories.
+
+    Cursor scopes a nested ``.cursor/rules`` to its folder
+    (https://docs.cursor.com/context/rules, "Nested rules").
+    """
     root = write_tree(
         {
-            ".cursor/rules/style.mdc": "Root style.",
-            "app/.cursor/rules/style.mdc": "App style.",
+            ".cursor/rules/style.mdc": "---\nglobs: '**/*.py'\n---\nRoot style.",
+            "app/.cursor/rules/style.mdc": "---\nglobs: '**/*.py'\n---\nApp style.",
         }
     )
     found = run(root, cwd="app", only=cursor.PROVIDER)
-    rule = named(found)["style"]
-    assert rule.content == "App style."
-    assert [s.path for s in rule.shadowed] == [str(root / ".cursor/rules/style.mdc")]
-    assert [r.content for r in found.shadowed] == ["Root style."]
+    rules = named(found)
+    assert rules["style"].content == "Root style." and rules["style"].globs == ("**/*.py",)
+    assert rules["app:style"].content == "App style." and rules["app:style"].globs == ("app/**/*.py",)
+    assert found.shadowed == () and not rules["style"].shadowed
 
 
 def test_user_tier_is_read_first_and_loses_to_the_project(
@@ -148,5 +152,14 @@ def test_rules_are_sorted_by_path_within_a_directory(write_tree: WriteTree) -> N
         }
     )
     found = run(root, only=cursor.PROVIDER)
-    assert [r.name for r in found.rules] == ["alpha", "beta", "zeta"]
+    assert [r.name for r in found.rules] == ["alpha", "mid/beta", "zeta"]
     assert messages(found) == []
+
+
+def test_a_rules_folder_committed_as_a_file_is_a_warning(write_tree: WriteTree) -> None:
+    """A ``.cursor/rules`` that is a file gives a warning saying so, and no rule."""
+    root = write_tree({".git/HEAD": "x", ".cursor/rules": "Always use tabs."})
+    found = run(root, only=cursor.PROVIDER)
+    assert found.rules == ()
+    (message,) = messages(found)
+    assert ".cursor/rules" in message and "is a file, not a folder" in message

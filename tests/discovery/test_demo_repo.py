@@ -25,7 +25,8 @@ def test_demo_repo_carries_many_formats_and_shows_shadowing() -> None:
     assert [s.provider for s in rules["typescript"].shadowed] == ["copilot"]
     assert rules["typescript"].globs == ("src/**/*.ts", "src/**/*.tsx")
     assert rules["testing"].globs == ("**/*.test.ts", "**/*.test.tsx")
-    assert "api-errors" in rules  # from services/api/.cursor/rules, on the walk
+    assert "services/api:api-errors" in rules  # from services/api/.cursor/rules, on the walk
+    assert rules["services/api:api-errors"].base == "services/api"
     assert set(assign(found.rules).by_rule.values()) == set(Bucket)
     [warning] = found.warnings  # the unquoted Cursor globs, repaired
     assert warning.path.endswith("testing.mdc")

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 
@@ -63,25 +63,6 @@ def test_more_than_max_rule_files_in_a_root_is_capped_with_a_warning(
     assert_good_loaded(found)
 
 
-class CountingReader:
-    """A binary file handle that counts the bytes handed out."""
-
-    def __init__(self, handle: IO[bytes], tally: list[int]) -> None:
-        self._handle = handle
-        self._tally = tally
-
-    def read(self, size: int = -1) -> bytes:
-        data = self._handle.read(size)
-        self._tally.append(len(data))
-        return data
-
-    def __enter__(self) -> CountingReader:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._handle.close()
-
-
 def test_huge_file_is_never_read_past_the_cap(
     write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -93,15 +74,21 @@ def test_huge_file_is_never_read_past_the_cap(
     huge.write_text(head, encoding="utf-8")
     os.truncate(huge, 1 << 30)  # sparse: zero bytes (NUL) from offset 9 KB to 1 GiB
     tally: dict[str, list[int]] = {}
-    real_open = Path.open
+    opened: dict[int, str] = {}
+    real_open, real_read = os.open, os.read
 
-    def counting_open(self: Path, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-        handle = real_open(self, mode, *args, **kwargs)
-        if "b" in mode and "r" in mode:
-            return CountingReader(handle, tally.setdefault(str(self), []))
-        return handle
+    def counting_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        fd = real_open(path, flags, *args, **kwargs)
+        opened[fd] = os.fspath(path)
+        return fd
 
-    monkeypatch.setattr(Path, "open", counting_open)
+    def counting_read(fd: int, size: int) -> bytes:
+        data = real_read(fd, size)
+        tally.setdefault(opened.get(fd, ""), []).append(len(data))
+        return data
+
+    monkeypatch.setattr(os, "open", counting_open)
+    monkeypatch.setattr(os, "read", counting_read)
     found = run(root, max_file_bytes=4_096, max_rule_bytes=64_000)
     assert sum(tally[str(huge)]) <= 4_097
     rule = named(found)["huge"]
@@ -144,7 +131,7 @@ def test_symlink_loop_does_not_hang_and_warns(write_tree: WriteTree) -> None:
     (rules_dir / "self.mdc").symlink_to("self.mdc")
     found = run(root)
     cursor_rules = [r.name for r in found.rules if r.source.provider == "cursor"]
-    assert cursor_rules == ["a", "b"]
+    assert cursor_rules == ["a", "sub/b"]
     assert any("loop" in m for m in warnings_for(found, rules_dir / "sub" / "back"))
     assert any("looping" in m for m in warnings_for(found, rules_dir / "self.mdc"))
     assert_good_loaded(found)
@@ -164,7 +151,7 @@ def test_symlink_out_of_the_project_is_refused_unless_followed(
     (rules_dir / "pack").symlink_to(elsewhere / "pack", target_is_directory=True)
 
     found = run(root)
-    assert {"secret", "packed"}.isdisjoint(named(found))
+    assert {"secret", "pack/packed"}.isdisjoint(named(found))
     assert "inside" in named(found)
     for link in ("secret.mdc", "pack"):
         [message] = warnings_for(found, rules_dir / link)
@@ -173,7 +160,7 @@ def test_symlink_out_of_the_project_is_refused_unless_followed(
 
     followed = run(root, symlinks="follow")
     assert named(followed)["secret"].content == "Outside file."
-    assert named(followed)["packed"].content == "Outside dir."
+    assert named(followed)["pack/packed"].content == "Outside dir."
     assert followed.warnings == ()
 
 
@@ -375,7 +362,9 @@ def test_discovery_visits_only_known_rule_locations(
     monkeypatch.setattr("ruleweave.discovery.context.read_text", read_text)
     found = run(root, cwd="packages/p3/src/m1")
 
-    assert [r.name for r in found.rules if r.source.provider != "kiro"] == ["src", "root", "pkg"]
+    assert [r.name for r in found.rules if r.source.provider != "kiro"] == [
+        "packages/p3/src:src", "root", "packages/p3:pkg"
+    ]
     inside = [p for p in listed if p.is_relative_to(root)]
     assert inside, "the rule directories themselves must be listed"
     for path in inside:

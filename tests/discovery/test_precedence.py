@@ -106,8 +106,8 @@ def test_project_beats_user_tier_within_a_provider_but_not_across(
     )
 
 
-def test_nearest_cwd_wins_inside_a_provider_across_three_levels(write_tree: WriteTree) -> None:
-    """With the same name at root, middle and cwd, cwd wins and shadows middle then root."""
+def test_same_name_at_three_levels_is_three_rules(write_tree: WriteTree) -> None:
+    """With the same name at root, middle and cwd, each directory's rule is its own, none shadowed."""
     root = write_tree(
         {
             ".kiro/steering/db.md": "root",
@@ -115,10 +115,9 @@ def test_nearest_cwd_wins_inside_a_provider_across_three_levels(write_tree: Writ
             "a/b/.kiro/steering/db.md": "cwd",
         }
     )
-    rule = named(run(root, cwd="a/b"))["db"]
-    assert rule.content == "cwd"
-    levels = [Path(s.path).parents[2].relative_to(root).as_posix() for s in rule.shadowed]
-    assert levels == ["a", "."]
+    rules = named(run(root, cwd="a/b"))
+    assert [rules[n].content for n in ("db", "a:db", "a/b:db")] == ["root", "middle", "cwd"]
+    assert all(not rules[n].shadowed for n in ("db", "a:db", "a/b:db"))
 
 
 def test_disabled_providers_are_not_run(write_tree: WriteTree) -> None:

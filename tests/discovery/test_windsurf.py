@@ -93,4 +93,4 @@ def test_each_directory_of_the_walk_is_read(write_tree: WriteTree) -> None:
         }
     )
     found = run(root, cwd="svc", only=windsurf.PROVIDER)
-    assert [r.name for r in found.rules] == ["a", "b", "windsurfrules"]
+    assert [r.name for r in found.rules] == ["a", "svc:b", "svc:windsurfrules"]

@@ -219,14 +219,14 @@ def test_unreadable_file_is_a_warning(write_tree: WriteTree, monkeypatch: pytest
     except PermissionError:
         pass
     else:
-        real_open = Path.open
+        real_open = os.open  # privileged: the OS lets root read it, so refuse the way it would
 
-        def deny(self: Path, *args: Any, **kwargs: Any) -> Any:
-            if self == locked:
-                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
-            return real_open(self, *args, **kwargs)
+        def deny(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            if os.fspath(path) == str(locked):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+            return real_open(path, flags, *args, **kwargs)
 
-        monkeypatch.setattr(Path, "open", deny)
+        monkeypatch.setattr(os, "open", deny)
     blob = build(root)
     locked.chmod(0o644)
     assert headers(blob) == ["[file: CLAUDE.md]"]

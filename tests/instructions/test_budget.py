@@ -43,7 +43,7 @@ def test_big_root_file_cannot_starve_the_small_cwd_file(write_tree: WriteTree) -
     assert (near.truncated, near.bytes, near.bytes_dropped) == (False, 299, 0)
     assert big.truncated and big.original_bytes == 100_000
     assert big.bytes + big.bytes_dropped == 100_000
-    marker = f"[ruleweave: AGENTS.md truncated, {big.bytes_dropped} bytes dropped]"
+    marker = f"[ruleweave: {big.bytes_dropped} bytes left out; whole text at AGENTS.md]"
     assert _body(blob, "[file: AGENTS.md]") == "R" * big.bytes + "\n" + marker
     assert blob.budget.cut == (BudgetCut("AGENTS.md", big.bytes_dropped),)
 
@@ -85,7 +85,7 @@ def test_rule_parts_share_the_budget(write_tree: WriteTree) -> None:
     blob = build(root, rules=(rule,), instructions_max_bytes=2_000)
     assert blob.files[0].truncated is False
     assert blob.budget.cut == (BudgetCut(".claude/rules/huge.md", blob.files[1].bytes_dropped),)
-    assert "[ruleweave: .claude/rules/huge.md truncated," in blob.text
+    assert blob.text.endswith(f"\n[ruleweave: {blob.files[1].bytes_dropped} bytes left out; whole text at rule://huge]")
     assert blob.budget.used <= 2_000
 
 
@@ -132,7 +132,7 @@ def test_any_blob_fits_and_is_fair(sizes: list[int], limit: int, char: str) -> N
         assert part.bytes + part.bytes_dropped == part.original_bytes
     whole = [p for p in blob.files if not p.truncated]
     for part in blob.files:
-        marker = f"[ruleweave: {part.path} truncated, {part.bytes_dropped} bytes dropped]"
+        marker = f"[ruleweave: {part.bytes_dropped} bytes left out; whole text at {part.path}]"
         if part.truncated and marker in blob.text:
             # its share paid for the marker; the UTF-8 step back and marker width cost < 6
             share = part.bytes + len(marker.encode()) + 1
@@ -145,4 +145,4 @@ def test_non_ascii_headers_count_in_bytes(write_tree: WriteTree) -> None:
     for limit in (500, 1000, 3000):
         blob = build(root, "文档/説明", instructions_max_bytes=limit)
         assert blob.budget.used == len(blob.text.encode()) <= limit
-        assert "[ruleweave: 文档/説明/AGENTS.md truncated," in blob.text
+        assert "bytes left out; whole text at 文档/説明/AGENTS.md]" in blob.text

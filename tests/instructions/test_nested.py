@@ -90,7 +90,7 @@ def test_bodies_are_capped(write_tree: WriteTree) -> None:
     nested = NestedInstructions(config(root, instructions_max_bytes=500))
     (found,) = nested.for_path(root / "pkg" / "x.py")
     assert found.truncated and len(found.body.encode()) <= 500
-    marker = f"[ruleweave: pkg/AGENTS.md truncated, {found.bytes_dropped} bytes dropped]"
+    marker = f"[ruleweave: {found.bytes_dropped} bytes left out; whole text at pkg/AGENTS.md]"
     assert found.body.endswith("\n" + marker)
     assert found.body.startswith("€")
     assert any(w.path == str(root / "pkg" / "AGENTS.md") for w in nested.warnings)

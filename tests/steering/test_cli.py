@@ -114,23 +114,35 @@ def test_test_json_on_invalid_spec_keeps_the_design_keys(
 
 
 def test_decide_json_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """spec decide --json prints exactly the decision keys."""
+    """spec decide --json prints the reference's keys in its order, then ruleweave's additions."""
     path = write_spec(tmp_path, VALID)
     assert main(["spec", "decide", str(path), "--input", "browse the docs", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert list(data) == [
+        "input",
         "route",
+        "route_selection",
         "route_order",
+        "execution_plan",
         "forbid",
         "allow",
         "elicit",
         "after_success",
         "matched_rules",
-        "reasons",
-        "plan",
+        "reason",
+        "skill",
+        "questions",
+        "facts",
+        "forbidden_by",
     ]
     assert data["route"] == "browser"
-    assert data["matched_rules"] == ["browse"]
+    assert data["route_selection"] == {
+        "route": "browser",
+        "basis": "rule_prefer",
+        "rule_id": "browse",
+        "reason": "Pages are read in the browser.",
+    }
+    assert data["matched_rules"] == [{"id": "browse", "reason": "Pages are read in the browser."}]
 
 
 def test_decide_text_prints_the_steering_block(

@@ -77,7 +77,7 @@ def test_task_facts_fall_back_to_heuristics(tmp_path: Path) -> None:
     assert decide(spec, "run the full test suite").matched_rules == ("background",)
     assert decide(spec, "run the tests, it asks for a password").matched_rules == ()
     decision = decide(spec, "run the full test suite")
-    checks = next(e for e in decision.trace if e.event == "rule_evaluated").data["checks"]
+    checks = next(e for e in decision.trace if e.event == "rule_evaluated").detail["checks"]
     assert checks["command_likely_long_running"]["source"] == "heuristic"
     assert decision.facts == {
         "command_likely_long_running": True,
@@ -197,6 +197,7 @@ def test_effects_append_deduplicate_and_merge(tmp_path: Path) -> None:
             question: Which mode?
             choices: [{id: a, label: A}, {id: b, label: B}]
             default: a
+        closures: {remember: {}, share: {}}
         """,
     )
     decision = decide(spec, "go")

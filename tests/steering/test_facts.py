@@ -44,9 +44,11 @@ def test_phrase_ending_in_s_gets_no_extra_plural() -> None:
     assert not says("check the statuss", "status")
 
 
-def test_inner_whitespace_is_flexible() -> None:
-    """A phrase's spaces match any run of whitespace, including a line break."""
-    assert says("is the repo in\n  sync", "in sync")
+def test_inner_spaces_are_literal() -> None:
+    """A phrase's spaces match only the same spaces, as in the reference (no other whitespace)."""
+    assert says("is the repo in sync", "in sync")
+    assert not says("is the repo in\n  sync", "in sync")
+    assert not says("is the repo in  sync", "in sync")
 
 
 def test_empty_phrase_never_matches() -> None:

@@ -34,13 +34,13 @@ def test_loads_a_valid_file(tmp_path: Path) -> None:
     assert spec.elicitations["mode"].choices[0].label == "Headless"
 
 
-def test_unknown_top_level_sections_are_kept_as_data(tmp_path: Path) -> None:
-    """Sections ruleweave does not interpret stay available as plain data."""
+def test_other_sections_are_typed(tmp_path: Path) -> None:
+    """Sections ruleweave does not evaluate are validated and kept as typed data."""
     spec = load_spec(
         write_spec(tmp_path, "commands:\n  go: {template: make}\nmetadata:\n  owner: me\n")
     )
-    assert spec.sections["commands"] == {"go": {"template": "make"}}
-    assert spec.sections["metadata"] == {"owner": "me"}
+    assert spec.commands["go"].template == "make"
+    assert dict(spec.metadata) == {"owner": "me"}
 
 
 def test_errors_carry_file_line_and_reason(tmp_path: Path) -> None:

@@ -34,17 +34,22 @@ def test_x_predicates_are_split_into_extensions() -> None:
     assert Predicate.model_validate({"user_says_any": []}).is_empty()
 
 
-def test_other_sections_are_kept() -> None:
-    """Top-level sections outside the typed ones are kept verbatim."""
-    spec = SkillSpec.model_validate({**HEAD, "states": {"a": {}}, "x-notes": "n"})
-    assert dict(spec.sections) == {"states": {"a": {}}, "x-notes": "n"}
+def test_every_section_is_typed_and_unknown_keys_are_refused() -> None:
+    """The reference's sections are typed models; an unknown top-level key (even x-) is an error."""
+    spec = SkillSpec.model_validate({**HEAD, "states": {"a": {}}, "metadata": {"x-notes": "n"}})
+    assert spec.states["a"].next is None
+    assert dict(spec.metadata) == {"x-notes": "n"}
     assert spec.schema_ == "skillspec/v0"
+    with pytest.raises(ValidationError):
+        SkillSpec.model_validate({**HEAD, "x-notes": "n"})
 
 
 def test_action_ids_come_from_declared_sections() -> None:
-    """after_success targets come from commands, recipes, code and closures; None if none."""
-    assert SkillSpec.model_validate(HEAD).action_ids() is None
-    spec = SkillSpec.model_validate({**HEAD, "commands": {"a": {}}, "closures": {"b": {}}})
+    """after_success targets come from commands, recipes, code and closures; empty if none."""
+    assert SkillSpec.model_validate(HEAD).action_ids() == frozenset()
+    spec = SkillSpec.model_validate(
+        {**HEAD, "commands": {"a": {"template": "make"}}, "closures": {"b": {}}}
+    )
     assert spec.action_ids() == frozenset({"a", "b"})
 
 

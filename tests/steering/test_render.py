@@ -25,6 +25,8 @@ elicitations:
       - {id: attach, label: Attach to my browser}
       - {id: headless, label: Headless}
     default: headless
+closures:
+  ask_to_remember: {}
 """
 
 

@@ -34,6 +34,7 @@ elicitations:
   mode:
     question: Which?
     choices: [{id: a, label: A}]
+closures: {remember: {}, share: {}}
 """
 
 

@@ -99,12 +99,10 @@ def test_after_success_is_checked_when_commands_or_closures_are_declared() -> No
     assert "'remember'" not in reasons
 
 
-def test_after_success_is_free_when_nothing_is_declared() -> None:
-    """Without commands, recipes, code or closures, after_success ids are not checked."""
-    assert (
-        issues_of("rules:\n  - id: r\n    when: {user_says_any: [x]}\n    after_success: [y]\n")
-        == []
-    )
+def test_after_success_is_checked_when_nothing_is_declared() -> None:
+    """Without commands, recipes, code or closures, every after_success id is unknown (as the reference)."""
+    reasons = reasons_of("rules:\n  - id: r\n    when: {user_says_any: [x]}\n    after_success: [y]\n")
+    assert "unknown command or closure 'y' (declared: none)" in reasons
 
 
 def test_duplicate_ids_are_errors() -> None:

@@ -38,7 +38,7 @@ def test_text_file_reports_where_a_rule_fires(
     first = out.splitlines()[0]
     assert first.startswith("line 2:") and first.endswith("INTERRUPT")
     assert "no-todo (.ruleweave/rules/no-todo.md): regex '(?i)\\\\bTODO\\\\b'" in out
-    assert "7 deltas, 1 hits firing 1 rules, 7 streamed rules watched" in out
+    assert "7 deltas, 1 hits firing 1 rules, 2 streamed rules watched" in out
 
 
 def test_jsonl_stream_with_tools_and_turns_as_json(
@@ -61,14 +61,15 @@ def test_jsonl_stream_with_tools_and_turns_as_json(
     data = json.loads(out)
     assert data["deltas"] == 4
     [hit] = data["hits"]
-    assert (hit["line"], hit["source"], hit["tool"], hit["call_id"]) == (5, "tool", "bash", "c1")
+    # the match starts in the delta on line 4 (it ends on line 5)
+    assert (hit["line"], hit["source"], hit["tool"], hit["call_id"]) == (4, "tool", "bash", "c1")
     assert hit["interrupt"] is False
     assert [r["name"] for r in hit["rules"]] == ["no-force"]
     assert hit["text"].startswith("[ruleweave] What you just wrote")
     scopes = {r["name"]: (r["scope"], r["interrupt_mode"]) for r in data["rules"]}
     assert scopes["no-todo"] == (["text", "thinking"], "always")
     assert scopes["no-force"] == (["tool:bash"], "never")
-    assert scopes["shell-rm-rf"] == (["tool:bash", "text"], "always")
+    assert "shell-rm-rf" not in scopes  # built-in rules are opt-in
     assert any("backspace" in w["message"] for w in data["warnings"])
 
 
@@ -79,7 +80,7 @@ def test_a_quiet_stream_exits_zero(
     root = write_tree({**REPO, "quiet.txt": "All done, nothing left.\n"})
     code, out, _ = run(capsys, "ttsr", "check", "--cwd", str(root), str(root / "quiet.txt"))
     assert code == 0
-    assert out.startswith("2 deltas, 0 hits firing 0 rules, 7 streamed rules watched")
+    assert out.startswith("2 deltas, 0 hits firing 0 rules, 2 streamed rules watched")
 
 
 def test_bad_input_exits_two(
@@ -95,6 +96,20 @@ def test_bad_input_exits_two(
                "--chunk", "0")[0] == 2
 
 
+@pytest.mark.parametrize("chunk", [1, 3, 7, 20, 500])
+def test_a_hit_reports_where_the_match_starts_whatever_the_chunking(
+    write_tree: WriteTree, capsys: pytest.CaptureFixture[str], chunk: int
+) -> None:
+    """The line:column of a hit is where the match starts in the file, for every --chunk."""
+    root = write_tree({**REPO, "stream.txt": "First line.\nSecond line.\nThird: leave a TODO here.\n"})
+    code, out, _ = run(capsys, "ttsr", "check", "--cwd", str(root), str(root / "stream.txt"),
+                       "--chunk", str(chunk), "--json")
+    assert code == 1
+    [hit] = json.loads(out)["hits"]
+    assert (hit["line"], hit["column"]) == (3, 16)
+    assert (hit["rules"][0]["line"], hit["rules"][0]["column"]) == (3, 16)
+
+
 def test_scan_shows_scope_and_mode_of_ttsr_rules(
     write_tree: WriteTree, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -107,7 +122,7 @@ def test_scan_shows_scope_and_mode_of_ttsr_rules(
     assert rules["no-force"]["interrupt_mode"] == "never"
     assert "scope" not in rules["ts"]
     code, out, _ = run(capsys, "scan", "--cwd", str(root))
-    row = next(line for line in out.splitlines() if line.startswith("no-todo "))
+    row = next(line for line in out.splitlines() if line.startswith("  no-todo "))
     assert "text, thinking / always" in row
 
 

@@ -14,8 +14,8 @@ def test_interrupt_message_names_the_rule_and_its_project_path(write_tree: Write
                                                                 condition="'sleep\\('")})
     [hit] = feed(load(root).watcher(), "text", "time.sleep(5)")
     assert hit.text.startswith("[ruleweave] Your output was stopped because it matches rule "
-                               "`no-sleep`")
-    assert '<rule name="no-sleep" path=".ruleweave/rules/sub/no-sleep.md">' in hit.text
+                               "`sub/no-sleep`")
+    assert '<rule name="sub/no-sleep" path=".ruleweave/rules/sub/no-sleep.md">' in hit.text
     assert "Never sleep in tests." in hit.text
 
 

@@ -1,0 +1,239 @@
+"""MCP server adapter: the repository's rules for every MCP host (``ruleweave mcp``).
+
+Use::
+
+    from ruleweave import RuleweaveConfig
+    from ruleweave.adapters.mcp import create_server
+
+    create_server(RuleweaveConfig(cwd=".")).run()            # stdio
+    create_server(config).run("streamable-http", host="127.0.0.1", port=8765)
+
+or from a host's MCP configuration: ``ruleweave mcp --cwd /path/to/repo``.
+The server (an ``mcp.server.mcpserver.MCPServer``) offers, each a thin
+translation to the MCP session's ``RuleSession``:
+
+* ``instructions``: the prompt contribution (``RuleSet.prompt_parts``), which
+  hosts put in the model's context when they connect, and a sentence asking
+  the model to call ``rules_for_paths`` before it reads or edits files;
+* resources ``rule://{name}``: each rule the session resolves, listed (names
+  may hold ``/`` and ``:``, e.g. ``rule://apps/web:deploy``; a percent-escaped
+  name reads the same rule);
+* the prompt ``ruleweave-system``: ``system_prompt()``;
+* tools ``rules_for_paths(paths)`` (the notices these paths call for that this
+  MCP session has not been given yet: ``after_tool_call`` — how a host without
+  hooks still gets path-scoped rules), ``read_rule(name)`` (``resolve``) and
+  ``explain(path)`` (what fires for a path and why, nothing claimed).
+
+Sessions: a streamable-HTTP client that keeps an MCP session (``Mcp-Session-Id``)
+gets a ruleweave session of its own; everything else — stdio (one host per
+process), stateless HTTP clients — shares the server's session
+(``session_id``, default one per server). State lives in the configured store.
+
+Notes:
+    ``MCPServer`` configures INFO logging on the root logger; the server is made
+    with ``log_level="WARNING"`` so that ruleweave's events (INFO on the
+    ``ruleweave.events`` logger) and MCP's request lines stay off stderr unless
+    asked for (``ruleweave mcp --events``). Nothing is written to stdout, the
+    stdio protocol's channel. MCP cannot push a notice into a tool result of the
+    host's own tools: the model has to call ``rules_for_paths``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from ruleweave.config import RuleweaveConfig
+from ruleweave.errors import ConfigError, MissingDependencyError, RuleNotFound
+from ruleweave.paths import display
+from ruleweave.pool import SessionPool
+from ruleweave.ruleset import RuleSet
+from ruleweave.session import RuleSession
+from ruleweave.store import SessionStore
+
+try:
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.mcpserver.exceptions import ResourceError
+    from mcp.shared.uri_template import UriTemplate
+    from mcp.types import Resource as ResourceInfo
+except ImportError as exc:  # pragma: no cover - exercised by re-importing without mcp
+    raise MissingDependencyError("mcp", "mcp") from exc
+
+__all__ = ["RULE_TEMPLATE", "RuleweaveMCPServer", "create_server"]
+
+RULE_TEMPLATE = "rule://{+name}"
+"""The resource template of a rule (reserved expansion: names keep their ``/`` and ``:``)."""
+
+SESSION_HEADER = "mcp-session-id"
+"""The streamable-HTTP header naming an MCP session."""
+
+NOTHING_NEW = "No rules apply to these paths that this session has not been given already."
+"""What ``rules_for_paths`` answers when nothing new applies."""
+
+PATHS_HINT = (
+    "Before reading or editing files, call the tool `rules_for_paths` with their paths: it returns the "
+    "project rules and instruction files that apply to them and that you have not been given yet."
+)
+"""Closes the server's instructions: how a host without hooks gets path-scoped rules."""
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+"""The levels ``MCPServer`` accepts for its logging."""
+
+_TEMPLATE = UriTemplate.parse(RULE_TEMPLATE)
+
+
+class RuleweaveMCPServer(MCPServer[Any]):
+    """An ``MCPServer`` serving one rule set; ``list_resources`` lists every rule ``rule://`` resolves.
+
+    Build it with ``create_server``.
+
+    Args:
+        pool: The sessions of the rule set.
+        session_id: The session of requests that carry no MCP session.
+        **options: ``MCPServer`` options.
+    """
+
+    def __init__(self, pool: SessionPool, session_id: str, **options: Any) -> None:
+        super().__init__(**options)
+        self.pool = pool
+        self.session_id = session_id
+
+    def session_for(self, ctx: Context[Any, Any] | None) -> RuleSession:
+        """The ruleweave session of the MCP session a request belongs to.
+
+        Args:
+            ctx: The request's context.
+
+        Returns:
+            The session of its ``Mcp-Session-Id``, else the server's own.
+        """
+        try:
+            headers = ctx.headers if ctx is not None else None
+        except ValueError:  # no request in flight
+            headers = None
+        mcp_session = headers.get(SESSION_HEADER) if headers is not None else None
+        return self.pool.get(f"mcp-{mcp_session}" if mcp_session else self.session_id)
+
+    async def list_resources(self) -> list[ResourceInfo]:
+        """One resource per rule ``rule://`` resolves now (nested rules once their folder was read)."""
+        ruleset = self.pool.ruleset
+        listed: list[ResourceInfo] = []
+        for name in ruleset.rule_names():
+            found = ruleset.find_rule(name)
+            description = found[0].description if found is not None else None
+            listed.append(
+                ResourceInfo(
+                    uri=_TEMPLATE.expand({"name": name}), name=name, description=description,
+                    mime_type="text/markdown",
+                )
+            )
+        return listed
+
+
+def create_server(
+    config: RuleweaveConfig | None = None,
+    *,
+    ruleset: RuleSet | None = None,
+    store: SessionStore | None = None,
+    session_id: str | None = None,
+    name: str = "ruleweave",
+    log_level: LogLevel = "WARNING",
+) -> RuleweaveMCPServer:
+    """An MCP server offering the rules of ``config`` (see the module docstring).
+
+    Args:
+        config: Where to find the rules (default: ``RuleweaveConfig()`` for the
+            process cwd). Give this or ``ruleset``.
+        ruleset: An already loaded rule set.
+        store: Session state (default: the rule set's store, ``config.store``).
+        session_id: The session of requests without an MCP session (default: a
+            fresh id, one per server: stdio gets one per process).
+        name: The server's name, as hosts show it.
+        log_level: The level ``MCPServer`` sets on the root logger when it has no
+            handlers yet (``INFO`` lets ruleweave's events through).
+
+    Returns:
+        The server; call ``run()`` (stdio) or ``run("streamable-http", host=..., port=...)``.
+
+    Raises:
+        ConfigError: Both ``config`` and ``ruleset`` given.
+    """
+    if config is not None and ruleset is not None:
+        raise ConfigError("Give create_server a config or a ruleset, not both.")
+    rules = ruleset if ruleset is not None else RuleSet.load(config)
+    pool = SessionPool(rules, store=store, adapter="mcp")
+    server = RuleweaveMCPServer(
+        pool,
+        session_id or f"mcp-{uuid.uuid4().hex}",
+        name=name,
+        instructions="\n\n".join(part for part in (rules.prompt_parts().text, PATHS_HINT) if part),
+        log_level=log_level,
+    )
+    _register(server)
+    return server
+
+
+def _register(server: RuleweaveMCPServer) -> None:
+    """Add the rule resources, the prompt and the tools to ``server``."""
+
+    @server.resource(
+        RULE_TEMPLATE, name="rule", mime_type="text/markdown",
+        description="A rule of the repository by name (rule://<name>); the listing names every rule.",
+    )
+    async def rule(name: str, ctx: Context[Any, Any]) -> str:
+        return _resolve(server.session_for(ctx), name)
+
+    @server.prompt(
+        name="ruleweave-system",
+        description="What ruleweave adds to the system prompt: the repository's rules and instructions.",
+    )
+    async def system(ctx: Context[Any, Any]) -> str:
+        return server.session_for(ctx).system_prompt()
+
+    @server.tool(
+        name="rules_for_paths",
+        description=(
+            "Call before reading or editing files: returns the repository rules and instruction files "
+            "that apply to these paths and were not given yet in this session."
+        ),
+    )
+    async def rules_for_paths(paths: list[str], ctx: Context[Any, Any]) -> str:
+        injection = await server.session_for(ctx).aafter_tool_call("rules_for_paths", {"paths": paths})
+        return injection.text if injection is not None else NOTHING_NEW
+
+    @server.tool(
+        name="read_rule",
+        description="The full text of a repository rule, by name (rule://<name>, e.g. 'backend/testing').",
+    )
+    async def read_rule(name: str, ctx: Context[Any, Any]) -> str:
+        return server.session_for(ctx).read_rule(name)
+
+    @server.tool(
+        name="explain",
+        description="Which rules and instruction files apply to a path, and through which glob (read-only).",
+    )
+    async def explain(path: str, ctx: Context[Any, Any]) -> dict[str, Any]:
+        ruleset = server.session_for(ctx).ruleset
+        found = ruleset.notices.for_call("explain", {"path": path})
+        root = ruleset.config.root
+        return {
+            "path": display(found.paths[0], root) if found.paths else path,
+            "rules": [
+                {"name": m.name, "provider": m.provider, "glob": m.glob}
+                for m in found.matches if m.kind == "rule"
+            ],
+            "instructions": [{"path": m.name} for m in found.matches if m.kind == "instructions"],
+            "listings": [
+                {"folder": m.name, "rules": m.body.splitlines()} for m in found.matches if m.kind == "listing"
+            ],
+        }
+
+    del rule, system, rules_for_paths, read_rule, explain
+
+
+def _resolve(session: RuleSession, name: str) -> str:
+    """The text of the rule ``name`` names; an unknown name is a resource error listing the rules."""
+    try:
+        return session.resolve(name).content
+    except RuleNotFound as exc:
+        raise ResourceError(str(exc)) from exc

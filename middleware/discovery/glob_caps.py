@@ -1,0 +1,77 @@
+"""Caps on globs: a repository that writes 100,000 globs loads, with a warning, and stays fast.
+
+Each brace alternative counts as one glob (``*.{ts,tsx}`` is two), since that
+is what the glob index files and matches. A rule keeps its globs in order up
+to ``max_globs_per_rule``; the rules of one discovery keep theirs, in
+precedence order, up to ``max_globs_total``. Every glob dropped is reported
+in one warning per rule, naming its file. A rule left with no globs falls to
+the bucket its other fields give it (description only → rulebook, else manual).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ruleweave.echo import shown
+from ruleweave.glob_shapes import alternatives
+from ruleweave.rules import DiscoveryWarning, Rule
+
+
+def glob_weight(pattern: str) -> int:
+    """How many index entries ``pattern`` costs: its brace alternatives (at least one)."""
+    if "{" not in pattern:
+        return 1
+    expanded = alternatives(pattern)
+    return max(1, len(expanded)) if expanded is not None else 1
+
+
+def cap_globs(
+    rules: Sequence[Rule], per_rule: int, total: int
+) -> tuple[tuple[Rule, ...], list[DiscoveryWarning]]:
+    """The rules with their globs cut to the caps, and a warning per rule that lost any.
+
+    Args:
+        rules: Rules in precedence order (earlier rules keep their globs first).
+        per_rule: Most globs (brace alternatives) one rule keeps.
+        total: Most globs all the rules keep together.
+
+    Returns:
+        The rules (unchanged objects when nothing was cut) and the warnings.
+    """
+    out: list[Rule] = []
+    warnings: list[DiscoveryWarning] = []
+    left = total
+    for rule in rules:
+        if not rule.globs:
+            out.append(rule)
+            continue
+        kept: list[str] = []
+        used = 0
+        limit = min(per_rule, left)
+        for glob in rule.globs:
+            weight = glob_weight(glob)
+            if used + weight > limit:
+                break
+            kept.append(glob)
+            used += weight
+        left -= used
+        if len(kept) == len(rule.globs):
+            out.append(rule)
+            continue
+        dropped = len(rule.globs) - len(kept)
+        weight_all = sum(glob_weight(glob) for glob in rule.globs)
+        which = (
+            f"the limit of {per_rule} per rule" if weight_all > per_rule and limit == per_rule
+            else f"the limit of {total} for all rules together"
+        )
+        warnings.append(
+            DiscoveryWarning(
+                path=rule.path, provider=rule.source.provider,
+                message=(
+                    f"rule {shown(rule.name)} has {weight_all} globs (brace alternatives counted), "
+                    f"past {which}; {dropped} of its {len(rule.globs)} globs were dropped"
+                ),
+            )
+        )
+        out.append(rule.model_copy(update={"globs": tuple(kept)}))
+    return tuple(out), warnings

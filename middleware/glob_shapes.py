@@ -1,0 +1,382 @@
+"""What a glob demands of a path, read from its text: the shapes ``GlobIndex`` files globs by.
+
+A glob is split into brace alternatives exactly as wcmatch splits it, and
+each alternative into a directory part and a last segment (the basename
+pattern), the way Rust's ``globset`` sorts globs into strategies:
+
+* the basename pattern is a literal name (``Dockerfile``), ``*`` (any
+  name), a literal prefix (``test_*``), a literal suffix (``*.ts``,
+  ``*_test.go``, ``*Controller.java``), both (``test_*.py``), or else a
+  regex (``*.[jt]s``) still filed by whatever literal prefix or suffix it has;
+* the directory part is nothing or ``**/`` (the name anywhere), a literal
+  directory (``src/api/``, only its direct children), a literal directory
+  and ``**/`` (anything below it), ``**/`` and a literal directory
+  (``**/migrations/``, wherever that directory is), or anything else
+  (*generic*: matched as a whole with wcmatch's regex).
+
+Every shape but *generic* is decided with string operations on normalised
+paths (no ``.``/``..`` segments, no ``//``, no trailing ``/``) — and a regex
+basename by RE2 on the file name alone — which is what the property test
+pins against ``wcmatch.glob.globmatch``. Regexes come from wcmatch's own
+translator; ``re2_form`` turns one into a pattern RE2 accepts by dropping
+its lookarounds, which on a bare file name is exact.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Literal, NamedTuple
+
+import bracex
+from wcmatch import glob as wcglob
+
+FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB
+"""The product's glob dialect (wcmatch flags)."""
+
+ALTERNATIVE_FLAGS = FLAGS & ~wcglob.BRACE
+"""The flags one brace alternative is translated with: its braces are already expanded."""
+
+EXPANSION_LIMIT = 1000
+"""wcmatch's own limit on brace alternatives; a glob expanding to more matches nothing."""
+
+DirMode = Literal["float", "everything", "child", "under", "all_under", "seg_child", "seg_under",
+                  "seg_all_under", "generic"]
+"""Where an alternative's directory part lets a path be (see the module docstring)."""
+
+BaseKind = Literal["any", "name", "prefix", "suffix", "prefix_suffix", "regex", "none"]
+"""What an alternative's last segment demands of a file name."""
+
+KeyKind = Literal["name", "suffix", "prefix", "rest"]
+"""How the index files an alternative: by a literal name, suffix, prefix, or not at all."""
+
+# Characters that end a literal run: wildcards, classes, escapes and braces
+# (braces are literal after expansion; stopping at them only shortens a key).
+_SPECIAL = re.compile(r"[*?\[\]\\{}]")
+_LEADING = re.compile(r"[^*?\[\]\\{}]*")
+_SLASHES = re.compile(r"/{2,}")
+
+# Lookarounds wcmatch emits that cannot fail on a bare file name (no ``/``,
+# not ``.`` or ``..``, not empty): dropping them leaves an exact RE2 pattern.
+_NAME_SAFE_LOOKAROUNDS = frozenset({
+    r"(?=[^/])",
+    r"(?![/])",
+    r"(?!\.{1,2}(?:$|[/]))",
+    r"(?!(?:(?<=[/])|(?<=^))(?:\.{1,2})(?:$|[/]))",
+    r"(?!(?:[/]|^)(?:\.{1,2})(?:$|[/]))",
+})
+# An empty negative lookahead never matches; RE2 spells that as a contradiction.
+_NEVER = r"\b\B"
+
+
+def is_malformed(pattern: str) -> bool:
+    """A glob with a ``[`` that is never closed."""
+    if "[" not in pattern:
+        return False
+    depth_open = False
+    escaped = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[":
+            depth_open = True
+        elif char == "]":
+            depth_open = False
+    return depth_open
+
+
+_ONE_GROUP = re.compile(r"^([^{}\\]*)\{([^{}\\]*,[^{}\\]*)\}([^{}\\]*)$")
+
+
+def alternatives(pattern: str) -> list[str] | None:
+    """The brace alternatives of ``pattern`` as wcmatch expands them, or ``None`` past its limit.
+
+    Args:
+        pattern: One glob.
+
+    Returns:
+        The alternatives (escapes kept, duplicates dropped), or ``None`` when
+        they are more than ``EXPANSION_LIMIT`` (such a glob matches nothing).
+    """
+    if "{" not in pattern:
+        return [pattern]
+    simple = _ONE_GROUP.match(pattern)
+    if simple is not None and ".." not in simple.group(2):
+        # The common `*.{ts,tsx}`: one flat group, no escapes or ranges. bracex
+        # gives the same list, at many times the cost on a 1,000-rule load.
+        head, tail = simple.group(1), simple.group(3)
+        return list(dict.fromkeys(head + alt + tail for alt in simple.group(2).split(",")))
+    try:
+        # The call wcmatch makes: keep_escapes, so an escaped brace or comma
+        # reaches the translator still escaped.
+        expanded = bracex.expand(pattern, keep_escapes=True, limit=EXPANSION_LIMIT, return_empty=True)
+    except bracex.ExpansionLimitException:
+        return None
+    except Exception:
+        return [pattern]
+    return list(dict.fromkeys(expanded)) or [pattern]
+
+
+def _leading_literal(text: str) -> str:
+    match = _LEADING.match(text)
+    return match.group() if match else ""
+
+
+def _trailing_literal(text: str) -> str:
+    match = _LEADING.match(text[::-1])
+    return match.group()[::-1] if match else ""
+
+
+def _is_literal(text: str) -> bool:
+    return _SPECIAL.search(text) is None
+
+
+class Shape(NamedTuple):
+    """What one brace alternative demands, in the terms ``GlobIndex`` files it by.
+
+    Attributes:
+        alternative: The alternative (braces expanded).
+        key_kind: ``name``, ``suffix``, ``prefix`` or ``rest``.
+        key: The literal the alternative is filed under ('' for ``rest``).
+        base: What the last segment demands of the file name.
+        prefix: The literal name prefix (``test_`` of ``test_*.py``).
+        suffix: The literal name suffix (``.py`` of ``test_*.py``).
+        basename: The last segment (a glob of one file name).
+        dir_mode: Where the directory part lets a path be.
+        directory: The literal directory (``src/api/``; for ``seg_*`` modes the
+            directory that must appear somewhere), or the literal relative prefix
+            of a *generic* alternative ('' when it has none).
+    """
+
+    alternative: str
+    key_kind: KeyKind
+    key: str
+    base: BaseKind
+    prefix: str
+    suffix: str
+    basename: str
+    dir_mode: DirMode
+    directory: str
+
+
+def _key(base: BaseKind, basename: str, prefix: str, suffix: str) -> tuple[KeyKind, str]:
+    if base == "name":
+        return "name", basename
+    if not prefix and not suffix:
+        return "rest", ""
+    # The longer literal is the more selective; on a tie the suffix (an extension).
+    if len(suffix) >= len(prefix):
+        return "suffix", suffix
+    return "prefix", prefix
+
+
+def _base(basename: str) -> tuple[BaseKind, str, str]:
+    if basename in ("", "**"):
+        return "none", "", ""
+    if _is_literal(basename):
+        return "name", "", ""
+    if basename == "*":
+        return "any", "", ""
+    star = basename.find("*")
+    if star >= 0 and basename.count("*") == 1:
+        prefix, suffix = basename[:star], basename[star + 1 :]
+        if _is_literal(prefix) and _is_literal(suffix):
+            kind: BaseKind = "prefix_suffix" if prefix and suffix else ("prefix" if prefix else "suffix")
+            return kind, prefix, suffix
+    return "regex", _leading_literal(basename), _trailing_literal(basename)
+
+
+def _literal_prefix(alternative: str) -> str:
+    """The literal directory an alternative starts with (``src/api/`` of ``src/api/*.ts``)."""
+    end = len(alternative)
+    for index, char in enumerate(alternative):
+        if char in "*?[\\":
+            end = index
+            break
+    head = alternative[:end]
+    slash = head.rfind("/")
+    # wcmatch reads ``a//b`` as ``a/b``; the prefix must too, or it never matches.
+    return _SLASHES.sub("/", head[: slash + 1]) if slash >= 0 else ""
+
+
+def _dir_mode(directory: str) -> tuple[DirMode, str] | None:
+    """The mode of a directory part ending in ``/`` ('' for none), or ``None`` when generic."""
+    if directory in ("", "**/"):
+        return "float", ""
+    head, under = (directory[:-3], True) if directory.endswith("/**/") else (directory, False)
+    seg = head.startswith("**/")
+    literal = head[3:] if seg else head
+    if not literal or literal.startswith("/") or not _is_literal(literal):
+        return None
+    if seg:
+        return ("seg_under" if under else "seg_child"), literal
+    return ("under" if under else "child"), literal
+
+
+def _generic(alternative: str, text: str) -> Shape:
+    last = text.rstrip("/").rsplit("/", 1)[-1]
+    base, prefix, suffix = _base(last)
+    kind: KeyKind
+    if base in ("none", "any") or text.endswith("/"):
+        kind, key = "rest", ""
+    else:
+        kind, key = _key(base, last, prefix, suffix)
+    return Shape(alternative, kind, key, "none", "", "", last, "generic", _literal_prefix(text))
+
+
+# The commonest shapes in one match: an optional ``**/`` or literal directory (then
+# optionally ``**/``), and a ``*suffix`` or literal name.
+_COMMON = re.compile(
+    r"(?:(\*\*/)|([^*?\[\]\\{}/][^*?\[\]\\{}]*/)(\*\*/)?)?(?:\*([^*?\[\]\\{}/]+)|([^*?\[\]\\{}/]+))"
+)
+
+
+def shape_of(alternative: str) -> Shape:
+    """The shape of one brace alternative (see the module docstring).
+
+    Args:
+        alternative: A glob without live braces (from ``alternatives``).
+
+    Returns:
+        Its shape; anything unusual (escapes, wildcards in a directory) is ``generic``.
+    """
+    common = _COMMON.fullmatch(alternative) if "//" not in alternative else None
+    if common is not None:
+        _anywhere, directory, below, suffix, name = common.groups()
+        where: DirMode = "float" if directory is None else ("under" if below else "child")
+        if suffix is not None:
+            return Shape(alternative, "suffix", suffix, "suffix", "", suffix, "*" + suffix, where,
+                         directory or "")
+        return Shape(alternative, "name", name, "name", "", "", name, where, directory or "")
+    if "\\" in alternative:
+        return _generic(alternative, alternative)
+    text = _SLASHES.sub("/", alternative) if "//" in alternative else alternative
+    if text == "**":
+        return Shape(alternative, "rest", "", "none", "", "", "**", "everything", "")
+    slash = text.rfind("/")
+    directory, basename = text[: slash + 1], text[slash + 1 :]
+    if basename == "**":
+        mode = _dir_mode(directory)
+        if mode is not None and mode[0] in ("child", "seg_child"):
+            all_under: DirMode = "all_under" if mode[0] == "child" else "seg_all_under"
+            return Shape(alternative, "rest", "", "none", "", "", basename, all_under, mode[1])
+        return _generic(alternative, text)
+    base, prefix, suffix = _base(basename)
+    mode = _dir_mode(directory) if base != "none" else None
+    if mode is None:
+        return _generic(alternative, text)
+    kind, key = _key(base, basename, prefix, suffix)
+    return Shape(alternative, kind, key, base, prefix, suffix, basename, mode[0], mode[1])
+
+
+def translate(alternative: str) -> str | None:
+    """wcmatch's regex for one brace alternative (``None`` when wcmatch refuses it)."""
+    try:
+        include, _exclude = wcglob.translate(alternative, flags=ALTERNATIVE_FLAGS)
+    except Exception:
+        return None
+    if not include:
+        return None
+    return include[0] if len(include) == 1 else "|".join(f"(?:{part})" for part in include)
+
+
+def _group_end(regex: str, start: int) -> int:
+    """The index just past the group opened at ``start`` (escapes and classes skipped)."""
+    depth = 0
+    index = start
+    length = len(regex)
+    while index < length:
+        char = regex[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "[":
+            index = _class_end(regex, index)
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return length
+
+
+def _class_end(regex: str, start: int) -> int:
+    index = start + 1
+    if index < len(regex) and regex[index] == "^":
+        index += 1
+    if index < len(regex) and regex[index] == "]":
+        index += 1
+    while index < len(regex):
+        char = regex[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "]":
+            return index + 1
+        index += 1
+    return len(regex)
+
+
+def re2_form(regex: str) -> tuple[str, bool]:
+    """``regex`` without lookarounds, for RE2; and whether that is exact on bare file names.
+
+    Dropping a lookaround only widens what a regex matches, so the result is
+    always a superset; it is exact on a file name when every dropped lookaround
+    is one wcmatch uses to keep ``/``, ``.`` and ``..`` out of a segment.
+    Atomic groups become plain groups (RE2 has no backtracking to cut).
+
+    Args:
+        regex: A regex from wcmatch's translator.
+
+    Returns:
+        The RE2 pattern and whether it is exact for bare names.
+    """
+    out: list[str] = []
+    exact = True
+    index = 0
+    length = len(regex)
+    while index < length:
+        char = regex[index]
+        if char == "\\":
+            out.append(regex[index : index + 2])
+            index += 2
+        elif char == "[":
+            end = _class_end(regex, index)
+            out.append(regex[index:end])
+            index = end
+        elif char == "(" and regex.startswith("(?>", index):
+            # An atomic group: wcmatch commits ``*a`` to the first ``a``, which never
+            # loses a match; RE2 does not backtrack, so a plain group is the same.
+            out.append("(?:")
+            index += 3
+        elif char == "(" and regex.startswith(("(?=", "(?!", "(?<=", "(?<!"), index):
+            end = _group_end(regex, index)
+            group = regex[index:end]
+            if group == "(?!)":
+                out.append(_NEVER)
+            elif group not in _NAME_SAFE_LOOKAROUNDS:
+                exact = False
+            index = end
+        else:
+            out.append(char)
+            index += 1
+    return "".join(out), exact
+
+
+@lru_cache(maxsize=4096)
+def basename_re2(basename: str) -> str | None:
+    """An exact RE2 pattern for a one-segment glob tested on bare file names, or ``None``.
+
+    A process-wide cache (bounded, immutable values): rule sets loaded again in
+    one process, and the TTSR path gates, share their translations.
+    """
+    regex = translate(basename)
+    if regex is None:
+        return None
+    pattern, exact = re2_form(regex)
+    return pattern if exact else None
