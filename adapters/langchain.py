@@ -39,14 +39,12 @@ Notes:
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Annotated, Any, NotRequired, cast
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import MissingDependencyError
-from ruleweave.notices import Injection
 from ruleweave.pool import SessionPool
 from ruleweave.rule_uri import READ_RULE_DESCRIPTION
 from ruleweave.ruleset import RuleSet
@@ -60,13 +58,11 @@ try:
         ExtendedModelResponse,
         ModelRequest,
         ModelResponse,
-        OmitFromSchema,
         ToolCallRequest,
     )
     from langchain.tools import ToolRuntime
     from langchain_core.messages import (
         AIMessage,
-        BaseMessage,
         HumanMessage,
         SystemMessage,
         ToolMessage,
@@ -77,6 +73,22 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by re-importing without langchain
     raise MissingDependencyError("langchain", "langchain") from exc
 
+from ruleweave.adapters.langchain_state import (
+    DECISION_KEY,
+    NOTICES_KEY,
+    SESSION_KEY,
+    TTSR_KEY,
+    RuleweaveState,
+    appended,
+    call_parts,
+    content_of,
+    given_notices,
+    refused,
+    state_of,
+    step_of,
+    ttsr_texts,
+    with_notes,
+)
 from ruleweave.adapters.langchain_stream import (
     AsyncStreamWatcher,
     StreamInterrupt,
@@ -89,48 +101,6 @@ from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 __all__ = [
     "DECISION_KEY", "NOTICES_KEY", "SESSION_KEY", "TTSR_KEY", "RuleweaveMiddleware", "RuleweaveState",
 ]
-
-SESSION_KEY = "ruleweave_session"
-"""State key holding the session id of a run that has no ``thread_id``."""
-
-TTSR_KEY = "ruleweave_ttsr"
-"""State key holding the streamed-rule texts injected so far in the thread."""
-
-NOTICES_KEY = "ruleweave_notices"
-"""State key: each notice given in the thread → the id of the tool call whose result carries it."""
-
-DECISION_KEY = "ruleweave_decision"
-"""State key holding the current steering decision (JSON), so a resumed thread keeps it."""
-
-_Private = OmitFromSchema(input=True, output=True)
-_Content = str | list[str | dict[str, Any]]
-
-
-def _merge_notices(left: dict[str, str] | None, right: dict[str, str] | None) -> dict[str, str]:
-    """Reducer of ``ruleweave_notices``: parallel tool calls each add their notices."""
-    return {**(left or {}), **(right or {})}
-
-
-class RuleweaveState(AgentState[Any]):
-    """The agent state keys the middleware keeps (private: not in the agent's input or output).
-
-    Attributes:
-        ruleweave_session: The session id of a run without a ``thread_id``.
-        ruleweave_ttsr: Streamed-rule texts that interrupted a model call; they stay in
-            the system message for the rest of the thread.
-        ruleweave_notices: Notice key → the tool call whose result carries it. A notice
-            counts as given while that ``ToolMessage`` is in the thread's messages, so a
-            restart on the same checkpointer does not repeat it, and a summary that drops
-            the message, a fork from before it, or a thread without a checkpointer gets it
-            again.
-        ruleweave_decision: The steering decision of the thread's last user turn (JSON).
-    """
-
-    ruleweave_session: NotRequired[Annotated[str, _Private]]
-    ruleweave_ttsr: NotRequired[Annotated[list[str], _Private]]
-    ruleweave_notices: NotRequired[Annotated[dict[str, str], _Private, _merge_notices]]
-    ruleweave_decision: NotRequired[Annotated[str, _Private]]
-
 
 # -- the middleware ---------------------------------------------------------------
 
@@ -203,7 +173,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     def _session_for(self, thread_id: str | None, state: Any) -> RuleSession:
         if thread_id:
             return self.pool.get(thread_id)
-        fallback = _state(state).get(SESSION_KEY)
+        fallback = state_of(state).get(SESSION_KEY)
         if isinstance(fallback, str) and fallback:
             return self.pool.get(fallback)
         return self.pool.get(f"run-{uuid.uuid4().hex}")
@@ -213,7 +183,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         """The session id of a finished run without a thread id (nothing can resume it)."""
         if _runtime_thread_id(runtime):
             return None
-        session_id = _state(state).get(SESSION_KEY)
+        session_id = state_of(state).get(SESSION_KEY)
         return session_id if isinstance(session_id, str) and session_id else None
 
     # -- agent start / end -------------------------------------------------------
@@ -228,7 +198,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         Returns:
             The state update, or ``None`` when the run has a thread id.
         """
-        if _runtime_thread_id(runtime) or _state(state).get(SESSION_KEY):
+        if _runtime_thread_id(runtime) or state_of(state).get(SESSION_KEY):
             return None
         return {SESSION_KEY: f"run-{uuid.uuid4().hex}"}
 
@@ -285,7 +255,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         """
         session = self._session_for(_runtime_thread_id(request.runtime), request.state)
         update = self._turn(session, request)
-        kept = _ttsr_texts(request.state)
+        kept = ttsr_texts(request.state)
         fresh: list[str] = []
         while True:
             watch = Watch(session)
@@ -310,7 +280,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         """Async twin of ``wrap_model_call``."""
         session = self._session_for(_runtime_thread_id(request.runtime), request.state)
         update = await self._aturn(session, request)
-        kept = _ttsr_texts(request.state)
+        kept = ttsr_texts(request.state)
         fresh: list[str] = []
         while True:
             watch = Watch(session)
@@ -334,7 +304,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         if turn is not None and session.new_user_turn(turn[1], turn[0]):
             decision = session.decision_json
             return {DECISION_KEY: decision} if decision else {}
-        session.restore_decision(_state(request.state).get(DECISION_KEY))
+        session.restore_decision(state_of(request.state).get(DECISION_KEY))
         return {}
 
     @staticmethod
@@ -343,7 +313,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         if turn is not None and await session.anew_user_turn(turn[1], turn[0]):
             decision = session.decision_json
             return {DECISION_KEY: decision} if decision else {}
-        session.restore_decision(_state(request.state).get(DECISION_KEY))
+        session.restore_decision(state_of(request.state).get(DECISION_KEY))
         return {}
 
     # -- tool calls --------------------------------------------------------------
@@ -368,18 +338,18 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             carries), or an error ``ToolMessage`` when the call was refused.
         """
         session = self._session_for(_tool_thread_id(request), request.state)
-        name, args, call_id = _call_parts(request)
-        state = _state(request.state)
+        name, args, call_id = call_parts(request)
+        state = state_of(request.state)
         session.restore_decision(state.get(DECISION_KEY))
         refusal = session.before_tool_call(name, args, call_id=call_id)
         if refusal is not None:
-            return _refused(name, call_id, refusal.message)
+            return refused(name, call_id, refusal.message)
         result = handler(request)
         injection = session.after_tool_call(
-            name, args, _content_of(result, call_id), call_id=call_id,
-            given=_given(state), claim_scope=_step_of(state, call_id),
+            name, args, content_of(result, call_id), call_id=call_id,
+            given=given_notices(state), claim_scope=step_of(state, call_id),
         )
-        return _with_notes(result, call_id, injection)
+        return with_notes(result, call_id, injection)
 
     async def awrap_tool_call(
         self,
@@ -388,25 +358,21 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     ) -> ToolMessage | Command[Any]:
         """Async twin of ``wrap_tool_call``."""
         session = self._session_for(_tool_thread_id(request), request.state)
-        name, args, call_id = _call_parts(request)
-        state = _state(request.state)
+        name, args, call_id = call_parts(request)
+        state = state_of(request.state)
         session.restore_decision(state.get(DECISION_KEY))
         refusal = await session.abefore_tool_call(name, args, call_id=call_id)
         if refusal is not None:
-            return _refused(name, call_id, refusal.message)
+            return refused(name, call_id, refusal.message)
         result = await handler(request)
         injection = await session.aafter_tool_call(
-            name, args, _content_of(result, call_id), call_id=call_id,
-            given=_given(state), claim_scope=_step_of(state, call_id),
+            name, args, content_of(result, call_id), call_id=call_id,
+            given=given_notices(state), claim_scope=step_of(state, call_id),
         )
-        return _with_notes(result, call_id, injection)
+        return with_notes(result, call_id, injection)
 
 
 # -- translation helpers -----------------------------------------------------------
-
-
-def _state(state: Any) -> Mapping[str, Any]:
-    return cast("Mapping[str, Any]", state) if isinstance(state, Mapping) else {}
 
 
 def _runtime_thread_id(runtime: Any) -> str | None:
@@ -429,21 +395,6 @@ def _user_turn(messages: list[Any]) -> tuple[str, str] | None:
     return last.id or f"{len(messages)}:{last.text}", last.text
 
 
-def _ttsr_texts(state: Any) -> list[str]:
-    texts = _state(state).get(TTSR_KEY)
-    return [t for t in texts if isinstance(t, str)] if isinstance(texts, list) else []
-
-
-def _appended(content: _Content, text: str) -> _Content:
-    """``content`` with ``text`` after it: a blank line for strings, a text block for lists."""
-    if isinstance(content, str):
-        if not content:
-            return text
-        separator = "\n" if content.endswith("\n") else "\n\n"
-        return f"{content}{separator}{text}"
-    return [*content, {"type": "text", "text": text}]
-
-
 def _prepare(request: ModelRequest[Any], session: RuleSession, ttsr: list[str]) -> ModelRequest[Any]:
     """The request with the rules (and streamed rules kept for the thread) in its system message."""
     caller = request.system_message
@@ -455,7 +406,7 @@ def _prepare(request: ModelRequest[Any], session: RuleSession, ttsr: list[str]) 
     if caller is None:
         return request.override(system_message=SystemMessage(content=addition))
     return request.override(
-        system_message=caller.model_copy(update={"content": _appended(caller.content, addition)})
+        system_message=caller.model_copy(update={"content": appended(caller.content, addition)})
     )
 
 
@@ -490,84 +441,3 @@ def _respond(
 def _config_thread_id(config: Any) -> str | None:
     thread_id = ((config or {}).get("configurable") or {}).get("thread_id")
     return str(thread_id) if thread_id else None
-
-
-def _given(state: Mapping[str, Any]) -> set[str]:
-    """Notices the thread holds: recorded in its state, their carrying ToolMessage still present."""
-    notices = state.get(NOTICES_KEY)
-    if not isinstance(notices, Mapping) or not notices:
-        return set()
-    present = {m.tool_call_id for m in state.get("messages") or () if isinstance(m, ToolMessage)}
-    return {key for key, call_id in notices.items() if call_id in present}
-
-
-def _step_of(state: Mapping[str, Any], call_id: str | None) -> str | None:
-    """The id of the model message that issued ``call_id`` (its parallel siblings share it)."""
-    messages = state.get("messages") or []
-    for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if isinstance(message, AIMessage) and any(c.get("id") == call_id for c in message.tool_calls):
-            return message.id or f"message-{index}"
-    return call_id
-
-
-def _call_parts(request: ToolCallRequest) -> tuple[str, dict[str, Any], str | None]:
-    call = request.tool_call
-    return call["name"], dict(call.get("args") or {}), call.get("id")
-
-
-def _refused(name: str, call_id: str | None, message: str) -> ToolMessage:
-    return ToolMessage(content=message, tool_call_id=call_id or "", name=name, status="error")
-
-
-def _content_of(result: ToolMessage | Command[Any], call_id: str | None) -> Any:
-    """The tool's output as the model will see it (for custom extractors)."""
-    if isinstance(result, ToolMessage):
-        return result.content
-    return next((m.content for m in _command_messages(result) if _answers(m, call_id)), None)
-
-
-def _command_messages(command: Command[Any]) -> list[Any]:
-    update = command.update
-    if isinstance(update, dict):
-        messages = update.get("messages")
-        return messages if isinstance(messages, list) else []
-    return list(update) if isinstance(update, list) else []
-
-
-def _answers(message: Any, call_id: str | None) -> bool:
-    return isinstance(message, ToolMessage) and message.tool_call_id == (call_id or "")
-
-
-def _noted(message: ToolMessage, text: str) -> ToolMessage:
-    return message.model_copy(update={"content": _appended(message.content, text)})
-
-
-def _with_notes(
-    result: ToolMessage | Command[Any], call_id: str | None, injection: Injection | None
-) -> ToolMessage | Command[Any]:
-    """``result`` with the notice appended to the ``ToolMessage`` answering ``call_id``.
-
-    Notices are recorded in the thread state (``NOTICES_KEY``) against the call,
-    so the result becomes a ``Command`` carrying the message and that record.
-    """
-    if injection is None:
-        return result
-    given = {item.key: call_id or "" for item in injection.items if item.key}
-    if isinstance(result, ToolMessage):
-        noted = _noted(result, injection.text)
-        return Command(update={"messages": [noted], NOTICES_KEY: given}) if given else noted
-    messages = _command_messages(result)
-    index = next((i for i, m in enumerate(messages) if _answers(m, call_id)), None)
-    if index is None:
-        return result
-    edited: list[BaseMessage] = list(messages)
-    edited[index] = _noted(messages[index], injection.text)
-    update = result.update
-    if isinstance(update, dict):
-        new_update: Any = {**update, "messages": edited}
-        if given:
-            new_update[NOTICES_KEY] = _merge_notices(update.get(NOTICES_KEY), given)
-    else:
-        new_update = edited
-    return dataclasses.replace(result, update=new_update)
