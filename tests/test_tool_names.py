@@ -73,7 +73,7 @@ def test_steering_forbids_every_alias(write_tree: WriteTree) -> None:
 
 def test_a_forbidden_tool_name_covers_its_aliases(write_tree: WriteTree) -> None:
     """``forbid: [delete_file]`` refuses ``remove_file`` and ``rm`` too (one kind: delete)."""
-    from tests.adapters.test_langchain import SPEC
+    from tests.adapters.fixtures import SPEC
 
     root = write_tree({".ruleweave/skill.spec.yml": SPEC})
     session = RuleSet.load(RuleweaveConfig(cwd=root)).session("s")

@@ -33,6 +33,7 @@ from pydantic import Field
 from ruleweave import ConfigError, MemoryStore, MissingDependencyError, RuleSet, RuleweaveConfig
 from ruleweave.adapters.langchain import RuleweaveMiddleware
 from ruleweave.store import SessionStore
+from tests.adapters.fixtures import SPEC
 from tests.conftest import WriteTree
 
 SYSTEM = "You are a careful coding agent."
@@ -53,23 +54,6 @@ RULES = {
     "README.md": "# demo\n",
 }
 
-SPEC = """\
-schema: skillspec/v0
-id: repo.care
-title: Careful repository work
-description: Keep the repository's files.
-routes:
-  - id: edit_in_place
-    label: Edit files in place
-    rank: 1
-rules:
-  - id: never_delete_files
-    when:
-      user_says_any: [clean up]
-    prefer: edit_in_place
-    forbid: [delete_file]
-    reason: Deleted files cannot be recovered by the agent.
-"""
 
 NOTICE = "[rule: ts]"
 RETRY_TEXT = "Declare variables with const or let, never var."

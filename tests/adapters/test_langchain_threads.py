@@ -16,11 +16,11 @@ from langgraph.types import Command
 
 from ruleweave import MemoryStore, RuleweaveConfig
 from ruleweave.adapters.langchain import NOTICES_KEY, RuleweaveMiddleware
+from tests.adapters.fixtures import SPEC
 from tests.adapters.test_langchain import (
     NOTICE,
     RETRY_TEXT,
     RULES,
-    SPEC,
     ScriptedModel,
     ask,
     calling,

@@ -28,6 +28,7 @@ from ruleweave import ConfigError, MemoryStore, MissingDependencyError, RuleSet,
 from ruleweave.adapters.openai_agents import RuleweaveAgents
 from ruleweave.store import SessionStore
 from ruleweave.testing import capture_events
+from tests.adapters.fixtures import SPEC
 from tests.conftest import WriteTree
 
 set_tracing_disabled(True)  # nothing leaves the machine: no trace export either
@@ -49,23 +50,6 @@ RULES = {
     "README.md": "# demo\n",
 }
 
-SPEC = """\
-schema: skillspec/v0
-id: repo.care
-title: Careful repository work
-description: Keep the repository's files.
-routes:
-  - id: edit_in_place
-    label: Edit files in place
-    rank: 1
-rules:
-  - id: never_delete_files
-    when:
-      user_says_any: [clean up]
-    prefer: edit_in_place
-    forbid: [delete_file]
-    reason: Deleted files cannot be recovered by the agent.
-"""
 
 
 @pytest.fixture

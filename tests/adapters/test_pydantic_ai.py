@@ -25,6 +25,7 @@ from pydantic_ai.models.test import TestModel
 from ruleweave import ConfigError, MissingDependencyError, RuleSet, RuleweaveConfig
 from ruleweave.adapters.pydantic_ai import RuleweaveCapability
 from ruleweave.testing import capture_events
+from tests.adapters.fixtures import SPEC
 from tests.conftest import WriteTree
 
 models.ALLOW_MODEL_REQUESTS = False  # only the test models answer
@@ -44,23 +45,6 @@ RULES = {
     "README.md": "# demo\n",
 }
 
-SPEC = """\
-schema: skillspec/v0
-id: repo.care
-title: Careful repository work
-description: Keep the repository's files.
-routes:
-  - id: edit_in_place
-    label: Edit files in place
-    rank: 1
-rules:
-  - id: never_delete_files
-    when:
-      user_says_any: [clean up]
-    prefer: edit_in_place
-    forbid: [delete_file]
-    reason: Deleted files cannot be recovered by the agent.
-"""
 
 Reply = list[str | tuple[str, str, dict[str, Any]]]
 """One scripted reply: text parts and ``(tool, call id, args)`` calls."""
