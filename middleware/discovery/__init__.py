@@ -8,6 +8,7 @@ and turns every problem, including a provider that raises, into a warning.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,12 +75,18 @@ def _placed(rules: list[Rule], ctx: DiscoveryContext, nested: str | None) -> lis
     """Project rules named and rebased for the directory whose folder holds them (``placement``)."""
     root = str(ctx.config.root)
     walk = [str(d) for d in ctx.walk]
+    prefixes: dict[str, str] = {}  # a folder's files share their directory's prefix
     out: list[Rule] = []
     for rule in rules:
         if rule.source.level != "project" or rule.source.provider.startswith("plugins"):
             out.append(rule)
             continue
-        prefix = nested if nested is not None else base_of(rule.path, walk, root)
+        prefix = nested
+        if prefix is None:
+            folder = os.path.dirname(rule.path)
+            prefix = prefixes.get(folder)
+            if prefix is None:
+                prefix = prefixes[folder] = base_of(rule.path, walk, root)
         out.append(place(rule, prefix))
     return out
 

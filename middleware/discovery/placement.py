@@ -58,6 +58,11 @@ def place(rule: Rule, prefix: str) -> Rule:
 
 def relative_dir(directory: str | os.PathLike[str], root: str | os.PathLike[str]) -> str:
     """``directory`` relative to ``root``, ``/``-separated ('' for the root itself)."""
+    inner, outer = os.fspath(directory).rstrip(os.sep), os.fspath(root).rstrip(os.sep)
+    if inner == outer:
+        return ""
+    if inner.startswith(outer + os.sep):  # the common case, without relpath's normalising
+        return inner[len(outer) + 1 :].replace(os.sep, "/")
     rel = os.path.relpath(directory, root)
     return "" if rel == "." else rel.replace(os.sep, "/")
 

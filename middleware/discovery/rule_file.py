@@ -7,6 +7,7 @@ frontmatter, caps the body, names the rule and records every repair.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -50,12 +51,11 @@ def rule_stem(path: Path, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
 
 def rule_name_in(root: Path, path: Path, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
     """A rule file's name inside its folder: the relative path, ``/``-separated, without the suffix."""
-    try:
-        parent = path.parent.relative_to(root).as_posix()
-    except ValueError:
-        parent = "."
+    # Strings, not pathlib: this runs once per rule file at every load.
+    folder, parent = os.fspath(root).rstrip(os.sep) + os.sep, os.path.dirname(os.fspath(path))
+    inner = parent[len(folder) :].replace(os.sep, "/") if parent.startswith(folder) else ""
     stem = rule_stem(path, suffixes)
-    return stem if parent in ("", ".") else f"{parent}/{stem}"
+    return f"{inner}/{stem}" if inner else stem
 
 
 def load_markdown_rule(
