@@ -122,7 +122,11 @@ class RuleSet:
     def touch_warnings(self) -> tuple[DiscoveryWarning, ...]:
         """Problems met reading nested instruction files and rule folders after tool calls so far."""
         nested_rules = self.notices.nested_rules
-        return (*self.nested.warnings, *(nested_rules.warnings if nested_rules is not None else ()))
+        return (
+            *self.nested.tree.warnings,
+            *self.nested.warnings,
+            *(nested_rules.warnings if nested_rules is not None else ()),
+        )
 
     def bucket_of(self, name: str) -> Bucket | None:
         """The bucket of the rule called ``name``."""

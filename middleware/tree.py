@@ -23,6 +23,7 @@ Every cache is an ``LruCache`` (``CACHED_DIRECTORIES`` entries).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from ruleweave.config import RuleweaveConfig
 from ruleweave.lru import LruCache
 from ruleweave.paths import real_inside, walk_down
 from ruleweave.reading import read_text
+from ruleweave.rules import DiscoveryWarning
 
 CACHED_DIRECTORIES = 8_192
 """Directories whose listing and ignore verdict are remembered (least recently used forgotten)."""
@@ -59,9 +61,17 @@ class ProjectTree:
         self._names: LruCache[str, frozenset[str]] = LruCache(CACHED_DIRECTORIES)
         self._ignored: LruCache[str, bool] = LruCache(CACHED_DIRECTORIES)
         self._chains: LruCache[str, tuple[str, ...]] = LruCache(CACHED_DIRECTORIES)
+        self._warnings: dict[DiscoveryWarning, None] = {}
+        self._warned_lock = threading.Lock()
         self._specs: LruCache[str, tuple[pathspec.GitIgnoreSpec | None]] = LruCache(CACHED_DIRECTORIES)
         extra = frozenset(config.ignored_dirs) | _ALWAYS
         self._ignored_names = extra if self._any_gitignore() else extra | frozenset(DEPENDENCY_DIRS)
+
+    @property
+    def warnings(self) -> tuple[DiscoveryWarning, ...]:
+        """Directories met on tool calls that could not be read (links out of the project)."""
+        with self._warned_lock:
+            return tuple(self._warnings)
 
     # -- listings ---------------------------------------------------------------
 
@@ -136,7 +146,11 @@ class ProjectTree:
         if os.path.islink(directory):
             real = os.path.realpath(directory)
             if real != self._real_root and not real.startswith(self._real_root.rstrip(os.sep) + os.sep):
-                return True  # a link out of the project is never part of it
+                # A link out of the project is never part of it; say which, once per directory.
+                message = f"is a symbolic link leading outside the project ({real}); not read"
+                with self._warned_lock:
+                    self._warnings.setdefault(DiscoveryWarning(path=directory, message=message))
+                return True
         verdict: bool | None = None
         for level in self._levels(os.path.dirname(directory)):
             spec = self._spec(level)

@@ -203,3 +203,18 @@ def test_explain_and_scan_all_show_nested_folders(
     assert [n["directory"] for n in nested] == ["apps/web", "packages/api", "packages/cli"]
     web_rules = {r["name"] for r in nested[0]["rules"]}
     assert web_rules == {"apps/web:always", "apps/web:deploy", "apps/web:web-app"}
+
+
+def test_a_link_out_of_the_project_is_refused_with_a_warning(write_tree: WriteTree, tmp_path: Path) -> None:
+    """A directory linking outside is never read on touch, and the warning names the link."""
+    outside = tmp_path / "outside"
+    (outside / ".cursor/rules").mkdir(parents=True)
+    (outside / "AGENTS.md").write_text("Outside instructions.", encoding="utf-8")
+    rule = "---\nalwaysApply: true\n---\nOutside rule."
+    (outside / ".cursor/rules/x.mdc").write_text(rule, encoding="utf-8")
+    root = write_tree({"src/a.py": "x"})
+    (root / "rootfs").symlink_to(outside, target_is_directory=True)
+    ruleset = load(root)
+    assert ruleset.session("s").after_tool_call("read", {"path": "rootfs/AGENTS.md"}) is None
+    assert any(w.path == str(root / "rootfs") and "outside the project" in w.message
+               for w in ruleset.touch_warnings)
