@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ruleweave.echo import loggable
 from ruleweave.errors import RuleNotFound
-from ruleweave.notices import Injection, Match
+from ruleweave.notices import CallNotices, Injection, Match
 from ruleweave.paths import display
 from ruleweave.prompt_parts import PromptParts
 from ruleweave.rule_uri import RuleDocument, document, rule_name
@@ -114,12 +114,9 @@ class RuleSession(SessionStreams):
         Raises:
             ArgumentTypeError: ``name`` is not a string, or ``call_id`` not a string or ``None``.
         """
-        check_call(name, call_id)
-        found = self.ruleset.notices.for_call(name, args)
-        candidates = [m for m in found.matches if m.key not in given] if given else list(found.matches)
+        found, candidates, keys, records = self._to_claim(name, args, call_id, given, claim_scope)
         won: list[Match] = []
         if candidates:
-            keys, records = _claims(candidates, call_id, claim_scope)
             flags = self._safely(
                 "claim",
                 lambda: self.store.claim_many(self.session_id, keys, call_id=call_id, records=records),
@@ -139,12 +136,9 @@ class RuleSession(SessionStreams):
         claim_scope: str | None = None,
     ) -> Injection | None:
         """Async twin of ``after_tool_call`` (awaits the store)."""
-        check_call(name, call_id)
-        found = self.ruleset.notices.for_call(name, args)
-        candidates = [m for m in found.matches if m.key not in given] if given else list(found.matches)
+        found, candidates, keys, records = self._to_claim(name, args, call_id, given, claim_scope)
         won: list[Match] = []
         if candidates:
-            keys, records = _claims(candidates, call_id, claim_scope)
             flags = await self._asafely(
                 "claim",
                 lambda: self.store.aclaim_many(self.session_id, keys, call_id=call_id, records=records),
@@ -152,6 +146,16 @@ class RuleSession(SessionStreams):
             )
             won = [m for m, flag in zip(candidates, flags, strict=True) if flag]
         return self._finish(name, found.args, found.paths, won, self._take_reminders(call_id))
+
+    def _to_claim(
+        self, name: str, args: Any, call_id: str | None, given: Collection[str], scope: str | None
+    ) -> tuple[CallNotices, list[Match], list[str], list[str]]:
+        """A call's notices, those not already given, and their store keys and ledger records."""
+        check_call(name, call_id)
+        found = self.ruleset.notices.for_call(name, args)
+        candidates = [m for m in found.matches if m.key not in given] if given else list(found.matches)
+        keys, records = _claims(candidates, call_id, scope)
+        return found, candidates, keys, records
 
     def _finish(
         self,
@@ -377,8 +381,8 @@ class RuleSession(SessionStreams):
         human-in-the-loop resume) keeps refusing what its last turn forbade.
         Unreadable text is ignored.
         """
-        if raw is None or not self._steering.active:
-            return
+        if raw is None or not self._steering.active or raw == self._steering.json:
+            return  # nothing kept, or it is the decision this session holds already
         if self._current_decision() is None and self._steering.load(raw):
             self._safely("put", lambda: self.store.put(self.session_id, DECISION_KEY, raw), None)
 
