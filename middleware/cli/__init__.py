@@ -16,7 +16,19 @@ from collections.abc import Sequence
 from ruleweave.cli.common import UsageError, escaped_output
 from ruleweave.errors import ConfigError, StoreError
 
-COMMANDS: tuple[str, ...] = ("scan", "prompt", "explain", "read", "spec", "ttsr", "replay", "mcp")
+COMMANDS: tuple[str, ...] = (
+    "scan",
+    "lint",
+    "prompt",
+    "explain",
+    "read",
+    "spec",
+    "ttsr",
+    "replay",
+    "mcp",
+    "hook",
+    "install",
+)
 """Subcommand modules under ``ruleweave.cli``, in help order."""
 
 
