@@ -211,17 +211,20 @@ def naive(root: Path) -> int:
 
 # Where the providers look, relative to a directory of the walk (recursive folders
 # and single files), and in the user tier; the fair baseline reads exactly these.
+# Keep it in step with the providers (``discovery/``) and the instruction formats.
 FAIR_FOLDERS = (
     ".ruleweave/rules", ".agent/rules", ".agents/rules", ".claude/rules", ".cursor/rules",
-    ".windsurf/rules", ".clinerules", ".github/instructions", ".continue/rules", ".kiro/steering",
+    ".windsurf/rules", ".trae/rules", ".clinerules", ".roo/rules", ".github/instructions",
+    ".continue/rules", ".kiro/steering", ".augment/rules", ".junie/guidelines", ".aiassistant/rules",
 )
 FAIR_FILES = (
     "RULES.md", ".ruleweave/RULES.md", ".cursorrules", ".windsurfrules", ".github/copilot-instructions.md",
-    "AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md",
+    "opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc",
+    *RuleweaveConfig().instruction_files,
 )
 FAIR_USER = (
     ".ruleweave/rules", ".agent/rules", ".agents/rules", ".claude/rules", ".cursor/rules",
-    ".continue/rules", ".kiro/steering",
+    ".continue/rules", ".kiro/steering", ".roo/rules", ".augment/rules",
 )
 
 

@@ -23,11 +23,24 @@ target stays inside the project or the user tier; ``follow`` follows every
 link; ``ignore`` skips every link."""
 
 DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = (
+    "AGENTS.override.md",
     "AGENTS.md",
+    "AGENT.md",
     "CLAUDE.md",
     ".claude/CLAUDE.md",
     "CLAUDE.local.md",
+    "GEMINI.md",
+    "WARP.md",
+    "CRUSH.md",
+    ".goosehints",
+    ".junie/AGENTS.md",
+    ".junie/guidelines.md",
+    ".rules",
+    ".augment-guidelines",
+    ".roorules",
 )
+"""Instruction files read by default, in priority order; how each is read is
+``ruleweave.instructions.formats``."""
 
 
 def _find_project_root(cwd: Path, markers: tuple[str, ...]) -> Path:
@@ -52,6 +65,8 @@ class RuleweaveConfig(BaseModel):
         root_markers: Names whose presence marks the project root.
         home: The user's home directory (user-tier rule locations).
         claude_config_dir: Claude Code's config dir (default ``~/.claude``).
+        codex_home: Codex's home dir (default ``$CODEX_HOME``, else ``~/.codex``): its
+            ``AGENTS.md`` / ``AGENTS.override.md`` and ``config.toml``.
         ruleweave_home: ruleweave's own user dir (default ``~/.ruleweave``).
         disabled_providers: Provider ids to skip.
         disabled_rules: Rule names to drop.
@@ -69,6 +84,8 @@ class RuleweaveConfig(BaseModel):
         max_file_bytes: Cap on the bytes read from any one file.
         symlinks: Symbolic-link policy (see ``SymlinkPolicy``).
         instruction_files: Instruction file names looked up in each walk dir.
+        parent_instructions: Also read Claude Code's ``CLAUDE.md`` / ``CLAUDE.local.md`` in the
+            directories above the project root, as Claude Code does.
         instructions_max_bytes: Byte cap of the instruction blob.
         generic_max_bytes: Byte cap of the ``<generic-rules>`` block (default: none of its own).
         domain_max_bytes: Byte cap of the ``<domain-rules>`` listing (default: none of its own).
@@ -100,6 +117,8 @@ class RuleweaveConfig(BaseModel):
             (``*.{ts,tsx}`` is two); the rest are dropped with a warning naming the file.
         max_globs_total: Cap on the globs of all rules of one discovery, counted the
             same way, in precedence order; past it, globs are dropped with a warning.
+        mode: The agent's mode (Roo Code's ``code``, ``architect`` …): the rules of
+            ``.roo/rules-<mode>/`` are always applied; other modes' rules stay manual.
     """
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
@@ -109,6 +128,7 @@ class RuleweaveConfig(BaseModel):
     root_markers: tuple[str, ...] = (".git",)
     home: Path | None = None
     claude_config_dir: Path | None = None
+    codex_home: Path | None = None
     ruleweave_home: Path | None = None
     disabled_providers: frozenset[str] = frozenset()
     disabled_rules: frozenset[str] = frozenset()
@@ -120,6 +140,7 @@ class RuleweaveConfig(BaseModel):
     max_file_bytes: int = Field(default=256 * 1024, gt=0)
     symlinks: SymlinkPolicy = "within"
     instruction_files: tuple[str, ...] = DEFAULT_INSTRUCTION_FILES
+    parent_instructions: bool = True
     instructions_max_bytes: int = Field(default=32 * 1024, gt=0)
     generic_max_bytes: int | None = Field(default=None, gt=0)
     domain_max_bytes: int | None = Field(default=None, gt=0)
@@ -139,6 +160,7 @@ class RuleweaveConfig(BaseModel):
     ttsr_retries: int = Field(default=2, ge=0)
     max_globs_per_rule: int = Field(default=256, gt=0)
     max_globs_total: int = Field(default=20_000, gt=0)
+    mode: str | None = None
 
     def __init__(self, **data: Any) -> None:
         """Build the config; a bad value is a ``ConfigError`` naming the option.
@@ -181,6 +203,8 @@ class RuleweaveConfig(BaseModel):
             data["claude_config_dir"] = Path(
                 env.get("CLAUDE_CONFIG_DIR") or data["home"] / ".claude"
             )
+        if data.get("codex_home") is None:
+            data["codex_home"] = Path(env.get("CODEX_HOME") or data["home"] / ".codex")
         if data.get("ruleweave_home") is None:
             data["ruleweave_home"] = Path(
                 env.get("RULEWEAVE_HOME") or data["home"] / ".ruleweave"
@@ -196,7 +220,7 @@ class RuleweaveConfig(BaseModel):
         ``ruleweave replay`` rebuilds a config from these plus its own ``--cwd``.
         """
         machine = {
-            "cwd", "project_root", "home", "claude_config_dir", "ruleweave_home",
+            "cwd", "project_root", "home", "claude_config_dir", "codex_home", "ruleweave_home",
             "event_log", "skillspec", "store",
         }
         options = self.model_dump(mode="json", exclude=machine)
@@ -221,6 +245,12 @@ class RuleweaveConfig(BaseModel):
         """Claude Code's user config directory."""
         assert self.claude_config_dir is not None
         return self.claude_config_dir
+
+    @property
+    def codex_dir(self) -> Path:
+        """Codex's home directory."""
+        assert self.codex_home is not None
+        return self.codex_home
 
     @property
     def native_home(self) -> Path:

@@ -9,7 +9,10 @@
 4. On a YAML error the block is retried once with plain values containing
    ``": "`` quoted (when there are any), then parsed key by key: each key's
    value (with its indented continuation lines) is parsed alone, and kept as
-   the raw trimmed string when that fails too. A warning names the line.
+   the raw trimmed string when that fails too. A repair that keeps every line
+   (the unquoted Cursor globs ``globs: *.py, **/*.py`` everybody writes) is
+   recorded in ``repairs`` — a debug event, not a warning; only a line the
+   fallback cannot read (so its setting is lost) is a problem naming it.
 
 Most blocks are flat ``key: value`` lines; ``simple_mapping`` reads those
 without building a YAML parser (PyYAML's C loader still costs tens of µs
@@ -64,6 +67,7 @@ _UNRESOLVED = object()
 _AWKWARD = re.compile("[\t\n\r\x85\u2028\u2029]")
 
 _KEY_LINE = re.compile(r"^([\w-]+):\s*(.*)$")
+_CRLF = re.compile(r"\r+\n")  # ``\r\r\n`` (a CRLF file saved through CRLF conversion again) is one break
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 # A plain scalar value holding ": " breaks YAML; quoting it is the cheap repair.
 _PLAIN_WITH_COLON = re.compile(r"^([\w-]+):[ \t]+([^'\"\[{|>&*!#\s][^\n]*:\s[^\n]*)$")
@@ -77,13 +81,15 @@ class Frontmatter:
         data: The frontmatter mapping, keys in snake case.
         body: The text after the frontmatter, trimmed.
         present: Whether the document had a frontmatter block.
-        problems: ``(line, message)`` pairs for every repair made.
+        problems: ``(line, message)`` pairs for what was lost (a warning each).
+        repairs: ``(line, message)`` pairs for repairs that lost nothing (a debug event each).
     """
 
     data: dict[str, Any]
     body: str
     present: bool
     problems: tuple[tuple[int, str], ...] = field(default=())
+    repairs: tuple[tuple[int, str], ...] = field(default=())
 
 
 def snake_key(key: object) -> str:
@@ -211,15 +217,24 @@ def _scalar(raw: str) -> Any:
     return raw if parsed is None or isinstance(parsed, (dict, list)) else parsed
 
 
-def _line_parse(block: str) -> dict[str, Any]:
-    """Parse ``key: value`` lines one key at a time, keeping indented continuations."""
+def _line_parse(block: str) -> tuple[dict[str, Any], list[tuple[int, str]]]:
+    """Parse ``key: value`` lines one key at a time, keeping indented continuations.
+
+    Returns:
+        The mapping, and ``(index in the block, text)`` of each line that was neither a
+        ``key: value`` line, a continuation, a blank nor a comment (its setting is lost).
+    """
     data: dict[str, Any] = {}
+    lost: list[tuple[int, str]] = []
     lines = block.split("\n")
     index = 0
     while index < len(lines):
         match = _KEY_LINE.match(lines[index])
         index += 1
         if match is None:
+            text = lines[index - 1].strip()
+            if text and not text.startswith("#"):
+                lost.append((index, text[:80]))
             continue
         key, first = match.group(1), match.group(2).strip()
         continuation: list[str] = []
@@ -246,7 +261,7 @@ def _line_parse(block: str) -> dict[str, Any]:
             parsed = _parse_value(first)
             value = first if parsed is None or isinstance(parsed, dict) else parsed
         data[snake_key(key)] = value
-    return data
+    return data, lost
 
 
 def split(text: str) -> tuple[str | None, str]:
@@ -273,7 +288,9 @@ def parse(text: str) -> Frontmatter:
     Returns:
         The mapping (snake-case keys), the trimmed body and any repairs made.
     """
-    text = text.replace("\r\n", "\n").removeprefix("\ufeff")
+    if "\r" in text:  # a scan for the rare CR is far cheaper than a regex pass over every file
+        text = _CRLF.sub("\n", text)
+    text = text.removeprefix("\ufeff")
     block, body = split(text)
     if block is None:
         return Frontmatter({}, body, False)
@@ -298,9 +315,14 @@ def parse(text: str) -> Frontmatter:
             repaired = None
     if repaired is not None:
         note = f"frontmatter is not valid YAML ({reason}); values containing ': ' were quoted"
-        return Frontmatter(repaired, body, True, ((file_line, note),))
+        return Frontmatter(repaired, body, True, repairs=((file_line, note),))
     note = f"frontmatter is not valid YAML ({reason}); it was read line by line"
-    return Frontmatter(_line_parse(block), body, True, ((file_line, note),))
+    data, lost = _line_parse(block)
+    problems = tuple(
+        (line + 1, f"frontmatter line is not 'key: value' and was ignored: {shown!r}")
+        for line, shown in lost
+    )
+    return Frontmatter(data, body, True, problems, ((file_line, note),))
 
 
 def split_globs(value: str) -> list[str]:

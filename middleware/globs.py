@@ -6,7 +6,13 @@ with an unclosed ``[`` is malformed and matches nothing, and so does one
 whose braces expand to more than wcmatch's limit of alternatives.
 
 A glob is tried against three spellings of a path: relative to the project
-root, absolute, and the bare file name (seed 001).
+root, absolute, and the bare file name (seed 001) — the last only while
+``bare_anywhere`` holds (the default). An index built with
+``bare_anywhere=False`` reads a glob without ``/`` (``*.md``) as wcmatch reads
+it against the relative path: files in the project root only. Discovery
+writes every rule glob in that form (``placement.dialect_glob`` turns an
+agent's "anywhere" ``*.tsx`` into ``**/*.tsx``), so each agent's glob dialect
+is kept without the matcher knowing about agents.
 
 ``GlobIndex`` files each brace alternative by what its last segment demands
 (``glob_shapes``): a literal name, a literal suffix (an extension,
@@ -110,10 +116,14 @@ def _normalised(path: str) -> str:
     return ("/" if path.startswith("/") else "") + "/".join(parts)
 
 
-def matches(pattern: str, path: PathSpellings) -> bool:
-    """Whether ``pattern`` matches any spelling of ``path`` (uncached; for one-offs)."""
+def matches(pattern: str, path: PathSpellings, *, bare_anywhere: bool = True) -> bool:
+    """Whether ``pattern`` matches any spelling of ``path`` (uncached; for one-offs).
+
+    With ``bare_anywhere=False`` the bare file name is not a spelling (see ``GlobIndex``).
+    """
     test = compile_glob(pattern)
-    return any(test(s) for s in (path.relative, path.absolute, path.name) if s is not None)
+    name = path.name if bare_anywhere else None
+    return any(test(s) for s in (path.relative, path.absolute, name) if s is not None)
 
 
 class _Entry(GroupEntry, Generic[K]):
@@ -130,18 +140,25 @@ class _Entry(GroupEntry, Generic[K]):
 class _Bucket(Generic[K]):
     """The groups of one key: by directory mode, and by the directory they name."""
 
-    __slots__ = ("child", "floating", "seg_child", "seg_under", "under")
+    __slots__ = ("child", "floating", "root", "seg_child", "seg_under", "under")
 
     def __init__(self) -> None:
         self.floating: Group[_Entry[K]] | None = None
+        self.root: Group[_Entry[K]] | None = None
         self.under: dict[str, Group[_Entry[K]]] = {}
         self.child: dict[str, Group[_Entry[K]]] = {}
         self.seg_child: dict[str, Group[_Entry[K]]] = {}
         self.seg_under: dict[str, Group[_Entry[K]]] = {}
 
-    def add(self, entry: _Entry[K]) -> None:
+    def add(self, entry: _Entry[K], bare_anywhere: bool = True) -> None:
         shape = entry.shape
         mode = shape.dir_mode
+        if not bare_anywhere and mode != "everything" and "/" not in shape.alternative:
+            # A glob without '/' read against the relative path: project-root files only.
+            if self.root is None:
+                self.root = Group()
+            self.root.add(entry)
+            return
         if mode in ("float", "everything") or (mode == "generic" and not _relative(shape.directory)):
             if self.floating is None:
                 self.floating = Group()
@@ -163,8 +180,9 @@ class _Bucket(Generic[K]):
         group.add(entry)
 
     def seal(self) -> None:
-        if self.floating is not None:
-            self.floating.seal()
+        for group in (self.floating, self.root):
+            if group is not None:
+                group.seal()
         for table in (self.under, self.child, self.seg_child, self.seg_under):
             for group in table.values():
                 group.seal()
@@ -172,6 +190,10 @@ class _Bucket(Generic[K]):
     def collect(self, probe: Probe, out: list[_Entry[K]]) -> None:
         if self.floating is not None:
             self.floating.collect(probe, out)
+        if self.root is not None:
+            rel = probe.path.relative
+            if rel is not None and "/" not in rel:
+                self.root.collect(probe, out)
         ancestors = probe.ancestors
         if self.under and ancestors:
             for prefix in ancestors:
@@ -208,9 +230,13 @@ class GlobIndex(Generic[K]):
 
     Args:
         items: ``(key, glob)`` pairs; a glob may carry several keys.
+        bare_anywhere: Also try the bare file name, so ``*.md`` matches at any depth (the
+            default, and the dialect of TTSR scopes); ``False``: a glob without ``/``
+            matches files in the project root only, as the relative path reads it.
     """
 
-    def __init__(self, items: Iterable[tuple[K, str]]) -> None:
+    def __init__(self, items: Iterable[tuple[K, str]], *, bare_anywhere: bool = True) -> None:
+        self._bare_anywhere = bare_anywhere
         self._names: dict[str, _Bucket[K]] = {}
         self._suffixes: dict[str, _Bucket[K]] = {}
         self._prefixes: dict[str, _Bucket[K]] = {}
@@ -250,12 +276,12 @@ class GlobIndex(Generic[K]):
         elif kind == "prefix":
             table = self._prefixes
         else:
-            self._rest.add(entry)
+            self._rest.add(entry, self._bare_anywhere)
             return
         bucket = table.get(shape.key)
         if bucket is None:
             bucket = table[shape.key] = _Bucket()
-        bucket.add(entry)
+        bucket.add(entry, self._bare_anywhere)
 
     def lookup(self, path: PathSpellings) -> list[tuple[K, str]]:
         """Every ``(key, glob)`` whose glob matches a spelling of ``path``, in index order.

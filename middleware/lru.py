@@ -8,7 +8,6 @@ agent throws at a long-running process.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -49,8 +48,10 @@ class LruCache(Generic[K, V]):
         data = self._data
         value = data.get(key)
         if value is not None:
-            with contextlib.suppress(KeyError):
+            try:  # not contextlib.suppress: this runs several times per tool call
                 data.move_to_end(key)
+            except KeyError:
+                return value  # evicted meanwhile: only the move is lost
         return value
 
     def setdefault(self, key: K, value: V) -> V:

@@ -40,6 +40,7 @@ FOLDER_MARKERS = frozenset(
     {
         ".agent", ".agents", ".claude", ".clinerules", ".continue", ".cursor", ".cursorrules",
         ".github", ".kiro", ".ruleweave", ".windsurf", ".windsurfrules",
+        ".cline", ".devin", "rules.md",  # Cline's 2nd layout, Windsurf's new name, Continue's rules.md
     }
 )
 """Entry names whose presence in a directory means it may hold rule folders."""
@@ -111,12 +112,27 @@ class NestedRules:
         cached = self._by_parent.get(parent)
         if cached is not None:
             return cached
-        found = tuple(
-            folder
-            for directory in self.tree.chain(parent) or ()
-            if not (folder := self.folder(directory)).empty
-        )
-        return self._by_parent.setdefault(parent, found)
+        chain = self.tree.chain(parent)
+        if not chain:
+            return self._by_parent.setdefault(parent, ())
+        if chain[-1] != parent:  # ignored or on the walk: the nearest directory that speaks
+            return self._by_parent.setdefault(parent, self.for_directory(chain[-1]))
+        # Built on the longest cached head of the chain (a first touch reads one new directory).
+        known = len(chain) - 1
+        found: tuple[NestedFolder, ...] = ()
+        while known:
+            head = self._by_parent.get(chain[known - 1])
+            if head is not None:
+                found = head
+                break
+            known -= 1
+        for directory in chain[known:]:
+            if not self.tree.names(directory).isdisjoint(FOLDER_MARKERS):
+                folder = self.folder(directory)
+                if not folder.empty:
+                    found = (*found, folder)
+            found = self._by_parent.setdefault(directory, found)
+        return found
 
     def folder(self, directory: str) -> NestedFolder:
         """The rules of the folders in ``directory`` (read once, then remembered)."""
@@ -124,7 +140,7 @@ class NestedRules:
         if cached is not None:
             return cached
         prefix = self.tree.relative(directory)
-        if not (self.tree.names(directory) & FOLDER_MARKERS):
+        if self.tree.names(directory).isdisjoint(FOLDER_MARKERS):
             return self._folders.setdefault(directory, NestedFolder(directory, prefix))
         return self._folders.setdefault(directory, self._read(directory, prefix))
 

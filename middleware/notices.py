@@ -17,7 +17,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -160,7 +160,9 @@ class Notices:
         self.nested_rules = nested_rules
         self.extractors = extractors
         self._scoped = scoped
-        self._index: GlobIndex[str] = GlobIndex((rule.name, glob) for rule in scoped for glob in rule.globs)
+        self._index: GlobIndex[str] = GlobIndex(
+            ((rule.name, glob) for rule in scoped for glob in rule.globs), bare_anywhere=False
+        )
         self._by_name = {rule.name: rule for rule in scoped}
         self._cwd = str(config.cwd)
         self._root_prefix = str(config.root).rstrip("/") + "/"
@@ -218,7 +220,10 @@ class Notices:
         return CallNotices(mapping, paths, tuple(self.for_paths(paths, written_text(mapping))))
 
     def _passes_gate(self, rule: Rule, path: str, written: Sequence[str]) -> bool:
-        """Continue's ``regex``: the file on disk, or the text the call wrote, must match."""
+        """Continue's ``!``-negated globs must not match; its ``regex``: the file on disk, or
+        the text the call wrote, must match."""
+        if rule.exclude_globs and _exclusions(rule.exclude_globs).lookup(self.spellings(path)):
+            return False
         gate = self._gates.get(rule.name)
         if gate is None:
             return True
@@ -371,6 +376,12 @@ class Notices:
             m, tpl, field = shaped[id(part)]
             out.append((m, tpl.format(**{field: part.header}, body=placed.decode("utf-8"))))
         return out
+
+
+@lru_cache(maxsize=1024)
+def _exclusions(globs: tuple[str, ...]) -> GlobIndex[int]:
+    """The matcher of a rule's exclusion globs (built once per distinct tuple)."""
+    return GlobIndex(((0, glob) for glob in globs), bare_anywhere=False)
 
 
 def _rule_match(rule: Rule, trigger: str, glob: str | None) -> Match:

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 
-def is_within(path: Path, base: Path) -> bool:
+def is_within(path: Path | str, base: Path | str) -> bool:
     """Whether ``path`` is ``base`` or lies below it (lexically, no I/O).
 
     Args:
@@ -22,12 +22,18 @@ def is_within(path: Path, base: Path) -> bool:
     Returns:
         True when ``path`` is inside ``base``.
     """
-    return path == base or base in path.parents
+    # Strings, not ``base in path.parents``: that builds a Path per ancestor, at every rule file.
+    spelled, top = os.fspath(path), os.fspath(base)
+    return spelled == top or spelled.startswith(top if top.endswith(os.sep) else top + os.sep)
 
 
 def normalise(path: Path) -> Path:
     """An absolute path with ``.``/``..`` folded, without touching the disk."""
-    return Path(os.path.normpath(path))
+    spelled = os.fspath(path)
+    folded = os.path.normpath(spelled)
+    if folded == spelled and isinstance(path, Path):
+        return path  # already folded: a new Path would cost more than the fold
+    return Path(folded)
 
 
 def walk_down(root: Path, cwd: Path) -> list[Path]:
@@ -70,13 +76,23 @@ def display(
     Returns:
         The spelling, with posix slashes.
     """
-    p = Path(path)
+    spelled = os.fspath(path)
+    if os.sep != "/" or not _clean(spelled):
+        spelled = str(Path(spelled))  # pathlib's folding of ``//``, ``/./`` and a trailing slash
     bases = [(root, "")] + ([(home, "~/")] if home is not None else [])
-    if p.is_absolute():
+    if os.path.isabs(spelled):
         for base, prefix in reversed(bases) if home_first else bases:
-            if is_within(p, base) and p != base:
-                return prefix + p.relative_to(base).as_posix()
-    return p.as_posix()
+            top = str(base)
+            if spelled != top and is_within(spelled, top):
+                return prefix + spelled[len(top.rstrip(os.sep)) + 1 :].replace(os.sep, "/")
+    return spelled.replace(os.sep, "/")
+
+
+def _clean(spelled: str) -> bool:
+    """Whether ``spelled`` reads the same as a ``PurePosixPath`` would print it (the common case)."""
+    if not spelled or spelled == "." or "//" in spelled or "/./" in spelled:
+        return False
+    return not spelled.startswith("./") and not spelled.endswith(("/", "/."))
 
 
 def real_path(path: str | os.PathLike[str]) -> str | None:
@@ -116,7 +132,7 @@ class RealPaths:
     def __init__(self) -> None:
         self._memo: dict[str, tuple[str, str | None]] = {}
 
-    def resolve(self, path: Path, base: Path, real_base: str) -> tuple[str, str | None]:
+    def resolve(self, path: str, base: str, real_base: str) -> tuple[str, str | None]:
         """``path``'s real path, and the first symbolic link on the way from ``base`` down to it.
 
         Args:
@@ -128,18 +144,26 @@ class RealPaths:
             ``(real path, first link or None)``.
         """
         memo = self._memo
-        pending: list[Path] = []
+        pending: list[str] = []
         current = path
-        while current != base and str(current) not in memo:
+        while current != base and current not in memo:
             pending.append(current)
-            current = current.parent
-        real, link = memo.get(str(current), (real_base, None))
+            parent = os.path.dirname(current)
+            if parent == current:  # the filesystem root: ``base`` was not above ``path``
+                break
+            current = parent
+        real, link = memo.get(current, (real_base, None))
         for component in reversed(pending):
             if os.path.islink(component):
-                real = real_path(component) or str(component)
-                link = link or str(component)
+                real = real_path(component) or component
+                link = link or component
             else:
-                real = os.path.join(real, component.name)
-            memo[str(component)] = (real, link)
+                real = os.path.join(real, os.path.basename(component))
+            memo[component] = (real, link)
         return real, link
+
+    def known(self, path: str) -> str | None:
+        """The real path of ``path`` if ``resolve`` met it (no I/O), else ``None``."""
+        found = self._memo.get(path)
+        return None if found is None else found[0]
 

@@ -75,34 +75,50 @@ def _not_regular(mode: int) -> str | None:
     return f"is {kind}, not a regular file, and was not read"
 
 
-def _read_fd(fd: int, most: int) -> bytes:
-    """At most ``most`` bytes from ``fd``, in chunks (a short read is not the end)."""
+def _read_fd(fd: int, most: int, size: int = -1) -> bytes:
+    """At most ``most`` bytes from ``fd``, in chunks (a short read is not the end).
+
+    ``size`` is what ``fstat`` said the file holds: once that much is read the
+    read stops (no second call just to meet the end of a small file).
+    """
     chunks: list[bytes] = []
     left = most
+    got = 0
+    # os.read allocates what it is asked for: ask a small file for its size, not a chunk.
+    step = min(size, _CHUNK) if size > 0 else _CHUNK
     while left > 0:
-        data = os.read(fd, min(left, _CHUNK))
+        data = os.read(fd, min(left, step))
+        step = _CHUNK
         if not data:
             break
         chunks.append(data)
         left -= len(data)
+        got += len(data)
+        if got == size:
+            break
     return b"".join(chunks)
 
 
-def read_bytes(path: Path | str, limit: int, *, whole: bool = False) -> tuple[bytes | None, str | None, bool]:
+def read_bytes(
+    path: Path | str, limit: int, *, whole: bool = False, regular: bool = False
+) -> tuple[bytes | None, str | None, bool]:
     """At most ``limit + 1`` bytes of a regular file, without blocking.
 
     Args:
         path: The file.
         limit: The most bytes wanted; one more is read to tell an oversized file.
         whole: Refuse a file larger than ``limit`` instead of reading its head.
+        regular: The caller has just ``stat``-ed ``path`` and seen a regular file, so the
+            check before opening is skipped (the check on the open file still runs).
 
     Returns:
         ``(data, problem, oversized)``: ``data`` is ``None`` when nothing usable was read.
     """
     try:
-        problem = _not_regular(os.stat(path).st_mode)
-        if problem is not None:
-            return None, problem, False
+        if not regular:
+            problem = _not_regular(os.stat(path).st_mode)
+            if problem is not None:
+                return None, problem, False
         fd = os.open(path, _OPEN_FLAGS)
     except (OSError, ValueError) as exc:
         return None, f"cannot be read ({getattr(exc, 'strerror', None) or exc.__class__.__name__})", False
@@ -113,8 +129,8 @@ def read_bytes(path: Path | str, limit: int, *, whole: bool = False) -> tuple[by
             return None, problem, False
         if whole and info.st_size > limit:
             return None, f"is larger than {limit} bytes", True
-        os.set_blocking(fd, True)
-        data = _read_fd(fd, limit + 1)
+        # A regular file ignores O_NONBLOCK: no fcntl calls to clear it.
+        data = _read_fd(fd, limit + 1, info.st_size)
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror or exc.__class__.__name__})", False
     finally:
@@ -124,7 +140,7 @@ def read_bytes(path: Path | str, limit: int, *, whole: bool = False) -> tuple[by
     return data, None, len(data) > limit
 
 
-def read_text(path: Path | str, limit: int, *, whole: bool = False) -> ReadResult:
+def read_text(path: Path | str, limit: int, *, whole: bool = False, regular: bool = False) -> ReadResult:
     """Read ``path`` as UTF-8 text, at most ``limit`` bytes of it (see the module docstring).
 
     Args:
@@ -132,12 +148,13 @@ def read_text(path: Path | str, limit: int, *, whole: bool = False) -> ReadResul
         limit: The most bytes to read.
         whole: Refuse a file larger than ``limit`` (``text`` is ``None``) instead of
             returning its head: for inputs that must not be judged on a part.
+        regular: As for ``read_bytes``: the caller has just seen a regular file there.
 
     Returns:
         A ``ReadResult``; ``text`` is ``None`` when the file is unreadable, not a
         regular file, binary, not UTF-8, or (with ``whole``) oversized.
     """
-    raw, problem, oversized = read_bytes(path, limit, whole=whole)
+    raw, problem, oversized = read_bytes(path, limit, whole=whole, regular=regular)
     if raw is None:
         return ReadResult(None, problem, oversized)
     data = raw

@@ -134,6 +134,7 @@ _VALIDATORS: Mapping[str, Callable[[Any], Any]] = {
     "max_file_bytes": _integer(1, MAX_REPLAYED_BYTES),
     "symlinks": _one_of("within", "ignore", "follow"),
     "instruction_files": _names(relative=True),
+    "parent_instructions": _boolean,
     "instructions_max_bytes": _integer(1, MAX_REPLAYED_BYTES),
     "generic_max_bytes": _optional(_integer(1, MAX_REPLAYED_BYTES)),
     "domain_max_bytes": _optional(_integer(1, MAX_REPLAYED_BYTES)),

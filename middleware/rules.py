@@ -10,6 +10,10 @@ from pydantic import BaseModel, ConfigDict
 Level = Literal["user", "project", "builtin"]
 """Which tier a rule came from."""
 
+Severity = Literal["warning", "info"]
+"""A discovery message: ``warning`` (something was lost or refused; ``scan --strict`` fails) or
+``info`` (read as the agent reads it, worth knowing: ``scan`` prints it, ``--strict`` ignores it)."""
+
 InterruptMode = Literal["never", "prose-only", "tool-only", "always"]
 """When a streamed-rule (TTSR) match stops the model's stream."""
 
@@ -59,6 +63,7 @@ class Rule(BaseModel):
         interrupt_mode: TTSR interrupt mode; ``None`` takes the config default.
         repeat: TTSR repeat policy (``once`` or ``after-gap N``); ``None`` is once.
         content_regex: Continue's ``regex`` gate on the touched file's content.
+        exclude_globs: Globs a touched path must not match (Continue's ``!``-negated globs).
         joins_instructions: Unscoped Claude rules join the instruction blob.
         truncated: The body was cut to the byte cap.
         base: The directory, relative to the project root, whose rule folder holds the
@@ -81,6 +86,7 @@ class Rule(BaseModel):
     interrupt_mode: InterruptMode | None = None
     repeat: str | None = None
     content_regex: tuple[str, ...] = ()
+    exclude_globs: tuple[str, ...] = ()
     joins_instructions: bool = False
     truncated: bool = False
     base: str = ""
@@ -96,6 +102,7 @@ class DiscoveryWarning(BaseModel):
         message: One sentence saying what happened.
         provider: The provider that reported it, if any.
         line: The 1-based line in ``path``, when known.
+        severity: ``warning``, or ``info`` for a note that loses nothing (``Severity``).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -104,6 +111,7 @@ class DiscoveryWarning(BaseModel):
     message: str
     provider: str | None = None
     line: int | None = None
+    severity: Severity = "warning"
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path

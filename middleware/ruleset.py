@@ -21,6 +21,7 @@ from ruleweave.buckets import Buckets, assign
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery import Discovery, discover
 from ruleweave.instructions import InstructionBlob, NestedInstructions, build_instructions
+from ruleweave.instructions.shared import drop_shared
 from ruleweave.log import EventLog
 from ruleweave.nested_rules import NestedRules
 from ruleweave.notices import Notices
@@ -83,6 +84,7 @@ class RuleSet:
         found = discover(config)
         buckets = assign(found.rules)
         blob = build_instructions(config, buckets.instructions)
+        buckets, shared = drop_shared(buckets, blob)  # one text in several agents' files: once
         touch = TouchExtractors(extractors, names=ToolNames(config.tool_aliases))
         tree = ProjectTree(config)
         nested = NestedInstructions(config, blob, tree)
@@ -90,7 +92,7 @@ class RuleSet:
         steering = load_steering(config, walk_down(config.root, config.cwd))
         events = EventLog(config.event_log)
         warnings = (
-            *found.warnings, *buckets.warnings, *blob.warnings, *ttsr.template_warnings,
+            *found.warnings, *buckets.warnings, *blob.warnings, *shared, *ttsr.template_warnings,
             *steering.warnings, *_event_log_warnings(events),
         )
         return cls(

@@ -17,11 +17,12 @@ settings.load_profile("ruleweave")
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point HOME, CLAUDE_CONFIG_DIR and RULEWEAVE_HOME into a fresh temp dir."""
+    """Point HOME into a fresh temp dir; unset CLAUDE_CONFIG_DIR, RULEWEAVE_HOME and CODEX_HOME."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("RULEWEAVE_HOME", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
     return home
 
 

@@ -100,21 +100,22 @@ def test_json_reports_buckets_globs_and_shadowing(
 def test_json_warnings_carry_path_and_line(
     write_tree: WriteTree, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A frontmatter repair shows up in ``warnings`` with the file path and the line."""
+    """A frontmatter line that is lost shows up in ``warnings`` with the file path and the line
+    (the unquoted globs beside it are repaired silently)."""
     root = write_tree(
-        {"x/.cursor/rules/bad.mdc": "---\ndescription: d\nglobs: **/*.py, *.pyi\n---\nBody."}
+        {"x/.cursor/rules/bad.mdc": "---\ndescription: d\nglobs: **/*.py, *.pyi\nnot a setting\n---\nBody."}
     )
     data = scan_json(capsys, root / "x")
     [warning] = data["warnings"]
     assert warning["path"] == str(root / "x/.cursor/rules/bad.mdc")
-    assert warning["message"].startswith("line 3: frontmatter is not valid YAML")
+    assert warning["message"].startswith("line 4: frontmatter line is not 'key: value'")
 
 
 def test_table_lists_rules_then_warnings(
     write_tree: WriteTree, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The default output is a table grouped by bucket, one row per rule, and the warnings below it."""
-    root = write_tree({**REPO, ".cursor/rules/broken.mdc": "---\nglobs: *.md, *.txt\n---\nB."})
+    root = write_tree({**REPO, ".cursor/rules/broken.mdc": "---\nglobs: *.md, *.txt\n???\n---\nB."})
     code, out, err = scan(capsys, "--cwd", str(root))
     assert code == 0
     assert err == ""
@@ -133,7 +134,7 @@ def test_table_lists_rules_then_warnings(
     assert summary.endswith("rules, 1 shadowed")
     warnings_at = lines.index("1 warnings:")
     assert lines.index(summary) < warnings_at
-    assert lines[warnings_at + 1].strip().startswith(".cursor/rules/broken.mdc:2: frontmatter")
+    assert lines[warnings_at + 1].strip().startswith(".cursor/rules/broken.mdc:3: frontmatter")
 
 
 def test_clean_repo_exits_zero_even_with_strict(
@@ -151,7 +152,7 @@ def test_warnings_exit_zero_without_strict_and_one_with_it(
     write_tree: WriteTree, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Warnings alone do not fail a scan; ``--strict`` turns them into exit 1, JSON or not."""
-    root = write_tree({**CLEAN, ".cursor/rules/bad.mdc": "---\nglobs: *.md\n---\nB."})
+    root = write_tree({**CLEAN, ".cursor/rules/bad.mdc": "---\nglobs: *.md\n???\n---\nB."})
     assert scan(capsys, "--cwd", str(root))[0] == 0
     assert scan(capsys, "--cwd", str(root), "--strict")[0] == 1
     code, out, _ = scan(capsys, "--cwd", str(root), "--strict", "--json")

@@ -22,16 +22,17 @@ def test_unquoted_cursor_globs_give_two_globs_and_the_description() -> None:
     assert fm.as_globs(parsed.data["globs"]) == ("**/*.ts", "src/**/*.{ts,tsx}")
     assert parsed.data["always_apply"] is False
     assert parsed.body == "Use strict mode."
-    [(line, message)] = parsed.problems
+    assert parsed.problems == ()  # the normal Cursor format: repaired silently (issue #12)
+    [(line, message)] = parsed.repairs
     assert line in (2, 3)
     assert "not valid YAML" in message
 
 
 def test_the_common_case_alone_reports_the_globs_line() -> None:
-    """With only the bad globs line, the warning points at that line of the file."""
+    """With only the bad globs line, the repair record points at that line of the file."""
     parsed = fm.parse("---\ndescription: TS rules\nglobs: **/*.ts, src/**/*.{ts,tsx}\n---\nx")
     assert parsed.data == {"description": "TS rules", "globs": "**/*.ts, src/**/*.{ts,tsx}"}
-    assert [line for line, _ in parsed.problems] == [3]
+    assert [line for line, _ in parsed.repairs] == [3]
 
 
 @pytest.mark.parametrize("word", ["yes", "no", "on", "off", "y", "n", "Yes", "ON"])
@@ -121,10 +122,11 @@ def test_body_is_trimmed_and_later_fences_stay_in_the_body() -> None:
 
 
 def test_colon_in_plain_value_is_repaired_by_quoting() -> None:
-    """A plain value holding ``': '`` is retried quoted, kept verbatim, with a warning."""
+    """A plain value holding ``': '`` is retried quoted, kept verbatim: a repair, not a warning."""
     parsed = fm.parse("---\ndescription: Note: run make first\nglobs: '*.mk'\n---\nb")
     assert parsed.data == {"description": "Note: run make first", "globs": "*.mk"}
-    [(line, message)] = parsed.problems
+    assert parsed.problems == ()
+    [(line, message)] = parsed.repairs
     assert line == 2
     assert "quoted" in message
 
@@ -141,8 +143,9 @@ def test_line_fallback_reparses_each_value_and_keeps_raw_text() -> None:
         "empty": None,
     }
     # The unclosed '[' opened on line 4 is detected on line 5, where the parser stops.
-    assert parsed.problems[0][0] == 5
-    assert "line by line" in parsed.problems[0][1]
+    assert parsed.repairs[0][0] == 5
+    assert "line by line" in parsed.repairs[0][1]
+    assert parsed.problems == ()  # every line was read: nothing lost, nothing to warn about
 
 
 def test_line_fallback_keeps_block_list_items() -> None:
@@ -245,7 +248,7 @@ def test_parse_never_raises_and_returns_mapping_and_body(text: str) -> None:
     assert isinstance(parsed.body, str)
     assert parsed.body == parsed.body.strip()
     assert "\r\n" not in parsed.body
-    for line, message in parsed.problems:
+    for line, message in (*parsed.problems, *parsed.repairs):
         assert line >= 1
         assert message
     value: Any

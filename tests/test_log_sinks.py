@@ -11,7 +11,8 @@ import pytest
 from ruleweave.log import LibraryLogger, has_sink
 from tests.conftest import WriteTree
 
-BAD_RULE = {".cursor/rules/bad.mdc": "---\ndescription: a: b: c\nglobs: **/*.ts, *.tsx\n---\nX"}
+# A frontmatter line that cannot be read: a warning (repairing the unquoted globs alone is silent).
+BAD_RULE = {".cursor/rules/bad.mdc": "---\ndescription: a: b: c\nglobs: **/*.ts, *.tsx\n[lost\n---\nX"}
 
 
 def _run(code: str) -> str:

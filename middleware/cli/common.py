@@ -148,13 +148,17 @@ def print_warnings(
     warnings: Sequence[DiscoveryWarning], root: Path, stream: IO[str] | None = None
 ) -> None:
     """Print warnings below a report (to stdout unless ``stream``), each naming its file
-    (relative to ``root``) and line."""
-    if not warnings:
-        return
-    print(f"\n{len(warnings)} warnings:", file=stream)
-    for w in warnings:
-        where = (display(w.path, root) if w.path else "") + (f":{w.line}" if w.line else "")
-        print(f"  {where}: {w.message}" if where else f"  {w.message}", file=stream)
+    (relative to ``root``) and line; info lines (``severity="info"``) follow as notes."""
+    for title, group in (
+        ("warnings", [w for w in warnings if w.severity != "info"]),
+        ("notes", [w for w in warnings if w.severity == "info"]),
+    ):
+        if not group:
+            continue
+        print(f"\n{len(group)} {title}:", file=stream)
+        for w in group:
+            where = (display(w.path, root) if w.path else "") + (f":{w.line}" if w.line else "")
+            print(f"  {where}: {w.message}" if where else f"  {w.message}", file=stream)
 
 
 def print_json(data: Any) -> None:

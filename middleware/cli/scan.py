@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     config = config_from(args)
     ruleset = RuleSet.load(config)
     found, buckets = ruleset.discovery, ruleset.buckets
-    warnings = ruleset.warnings
+    warnings = tuple(w for w in ruleset.warnings if w.severity != "info")
+    notes = tuple(w for w in ruleset.warnings if w.severity == "info")
     root = config.root
     ttsr = {
         r.name: info
@@ -71,10 +72,16 @@ def run(args: argparse.Namespace) -> int:
                     {"path": w.path, "message": w.message if not w.line else f"line {w.line}: {w.message}"}
                     for w in warnings
                 ],
+                **({"info": [{"path": w.path, "message": w.message} for w in notes]} if notes else {}),
                 "instructions": [
                     {"path": f.path, "bytes": f.bytes, "truncated": f.truncated}
                     for f in ruleset.blob.files
                 ],
+                **(
+                    {"scoped_instructions": [
+                        {"path": s.file.display, "globs": list(s.globs)} for s in ruleset.blob.scoped
+                    ]} if ruleset.blob.scoped else {}
+                ),
                 **({"nested": [_nested_json(f) for f in nested]} if args.all else {}),
             }
         )
@@ -90,11 +97,13 @@ def run(args: argparse.Namespace) -> int:
         for line in table(rows, None if args.wide else WIDTH):
             print(line)
         print(f"\n{len(found.rules)} rules, {len(found.shadowed)} shadowed")
-        if ruleset.blob.files:
+        if ruleset.blob.files or ruleset.blob.scoped:
             print("\ninstruction files:")
             for f in ruleset.blob.files:
                 cut = f" (cut, {f.bytes_dropped} bytes dropped)" if f.truncated else ""
                 print(f"  {f.path}: {f.bytes} bytes{cut}")
+        for s in ruleset.blob.scoped:  # Amp's globs: frontmatter: sent on a matching touch
+            print(f"  {s.file.display}: on a touch matching {', '.join(s.globs)}")
         if not config.builtin_rules:
             print("built-in rules: off (turn on with --builtin-rules all, or builtin_rules=True)")
         if args.all:
@@ -104,8 +113,10 @@ def run(args: argparse.Namespace) -> int:
                     bucket = folder.buckets.get(name, Bucket.MANUAL).value
                     globs = ", ".join(rule.globs) or "-"
                     print(f"  {name}  {rule.source.provider}  {bucket}  {globs}")
-            warnings = (*warnings, *(w for f in nested for w in f.warnings))
-        print_warnings(warnings, root)
+            nested_all = [w for f in nested for w in f.warnings]
+            warnings = (*warnings, *(w for w in nested_all if w.severity != "info"))
+            notes = (*notes, *(w for w in nested_all if w.severity == "info"))
+        print_warnings((*warnings, *notes), root)
     return 1 if args.strict and warnings else 0
 
 

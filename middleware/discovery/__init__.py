@@ -15,7 +15,7 @@ from pathlib import Path
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.glob_caps import cap_globs
-from ruleweave.discovery.placement import base_of, place, relative_dir
+from ruleweave.discovery.placement import base_of, in_dialect, place, relative_dir
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.registry import PROVIDERS, ordered
 from ruleweave.log import LibraryLogger
@@ -122,7 +122,7 @@ def discover(
             continue
         ctx.provider = provider.id
         try:
-            loaded = provider.load(ctx)
+            loaded = in_dialect(provider.load(ctx), provider.dialect)
         except Exception as exc:
             ctx.warn("", f"provider {provider.id!r} failed: {exc.__class__.__name__}: {exc}")
             continue
@@ -146,8 +146,9 @@ def discover(
     )
     ctx.warnings.extend(cap_warnings)
     for warning in ctx.warnings:
-        _log.warning("discovery_warning", path=warning.path, line=warning.line,
-                     provider=warning.provider, message=warning.message)
+        log = _log.info if warning.severity == "info" else _log.warning  # a note loses nothing
+        log("discovery_warning", path=warning.path, line=warning.line,
+            provider=warning.provider, message=warning.message)
     return Discovery(
         rules=rules,
         shadowed=tuple(shadowed),

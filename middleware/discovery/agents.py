@@ -2,11 +2,13 @@
 
 User tier ``~/.agent/rules`` and ``~/.agents/rules`` first, then both
 directories in each directory of the root→cwd walk. Name: the file stem;
-all fields through the shared markdown mapping.
+Antigravity's ``trigger`` when a file has one, else the shared markdown
+mapping (``discovery.antigravity``).
 """
 
 from __future__ import annotations
 
+from ruleweave.discovery import antigravity
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir
@@ -22,13 +24,13 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     for name in _DIRS:
         rules += load_dir(
             ctx, ctx.config.user_home / name / "rules", provider=ID, priority=PRIORITY,
-            level="user", suffixes=(".md", ".mdc"),
+            level="user", suffixes=(".md", ".mdc"), mapper=antigravity.fields,
         )
     for directory in ctx.walk:
         for name in _DIRS:
             rules += load_dir(
                 ctx, directory / name / "rules", provider=ID, priority=PRIORITY,
-                level="project", suffixes=(".md", ".mdc"),
+                level="project", suffixes=(".md", ".mdc"), mapper=antigravity.fields,
             )
     return rules
 

@@ -42,4 +42,4 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "$CLAUDE_CONFIG_DIR/rules, .claude/rules/**/*.md")
+PROVIDER = Provider(ID, PRIORITY, load, "$CLAUDE_CONFIG_DIR/rules, .claude/rules/**/*.md", dialect="root")

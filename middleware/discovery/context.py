@@ -11,7 +11,9 @@ path, and refused with a warning naming the link when it leaves its tier.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +24,8 @@ from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning, Level
 
 _MAX_DEPTH = 12
+_ABSENT = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+"""``lstat`` errors that mean "no such file here" (as ``pathlib``'s ``is_file`` reads them)."""
 
 
 @dataclass
@@ -44,15 +48,16 @@ class DiscoveryContext:
     nested: bool = False
     _taken: set[tuple[str | None, int, int]] = field(default_factory=set, repr=False)
     _verdicts: dict[tuple[str, Level], bool] = field(default_factory=dict, repr=False)
-    _bases: dict[Level, tuple[tuple[Path, Path], ...]] = field(default_factory=dict, repr=False)
+    _bases: dict[Level, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
     _refused_links: set[str] = field(default_factory=set, repr=False)
     _real: RealPaths = field(default_factory=RealPaths, repr=False)
+    _regular: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not self.walk:
             self.walk = walk_down(self.config.root, self.config.cwd)
 
-    def first_visit(self, path: Path) -> bool:
+    def first_visit(self, path: Path | str) -> bool:
         """Whether the current provider meets this file (by device and inode) for the first time.
 
         One file reached twice by a provider — the home directory on the walk, or
@@ -64,6 +69,8 @@ class DiscoveryContext:
             info = os.stat(path)
         except (OSError, ValueError):
             return True  # the read that follows reports the problem
+        # The read that follows need not stat the file again (``read``).
+        self._regular = os.fspath(path) if stat.S_ISREG(info.st_mode) else None
         key = (self.provider, info.st_dev, info.st_ino)
         if key in self._taken:
             return False
@@ -82,22 +89,23 @@ class DiscoveryContext:
             return (
                 normalise(self.config.user_home),
                 normalise(self.config.claude_dir),
+                normalise(self.config.codex_dir),
                 normalise(self.config.native_home),
             )
         return (normalise(self.config.root),)
 
-    def _real_bases(self, level: Level) -> tuple[tuple[Path, Path], ...]:
+    def _real_bases(self, level: Level) -> tuple[tuple[str, str], ...]:
         """``(base, its real path)`` for each base of ``level``; the project tier also holds a
         cwd outside the project root (its walk is that one directory)."""
         known = self._bases.get(level)
         if known is not None:
             return known
-        bases = self.bases(level)
+        bases = tuple(str(base) for base in self.bases(level))
         if level != "user":
-            cwd = normalise(self.config.cwd)
+            cwd = str(normalise(self.config.cwd))
             if not any(is_within(cwd, base) for base in bases):
                 bases = (*bases, cwd)
-        pairs = tuple((base, Path(real_path(base) or base)) for base in bases)
+        pairs = tuple((base, real_path(base) or base) for base in bases)
         self._bases[level] = pairs
         return pairs
 
@@ -108,7 +116,7 @@ class DiscoveryContext:
             self.warn(link, message)
         return False
 
-    def contained(self, path: Path, level: Level) -> bool:
+    def contained(self, path: Path | str, level: Level) -> bool:
         """Whether ``path``, every symbolic link along it resolved, obeys the symlink policy.
 
         ``within``: its real path lies inside a real base of its tier. ``ignore``: no
@@ -125,28 +133,40 @@ class DiscoveryContext:
             verdict = self._verdicts[key] = self._contained(path, level, policy)
         return verdict
 
-    def _contained(self, path: Path, level: Level, policy: str) -> bool:
-        lexical = normalise(path)
+    def _contained(self, path: Path | str, level: Level, policy: str) -> bool:
+        lexical = os.path.normpath(path)
         pairs = self._real_bases(level)
         under = next(((base, real) for base, real in pairs if is_within(lexical, base)), None)
         if under is None:  # not below the tier's bases at all: only the real path can tell
             real = real_path(lexical)
-            if policy == "ignore" or (real is not None and any(is_within(Path(real), b) for _, b in pairs)):
+            if policy == "ignore" or (real is not None and any(is_within(real, b) for _, b in pairs)):
                 return True
-            return self._refuse(lexical, f"leads outside the {level} tier ({real}); refused")
-        real, link = self._real.resolve(lexical, under[0], str(under[1]))
+            return self._refuse(Path(lexical), f"leads outside the {level} tier ({real}); refused")
+        real, link = self._real.resolve(lexical, under[0], under[1])
         if link is None:
             return True
         if policy == "ignore":
             return self._refuse(Path(link), "is a symbolic link and symlinks are ignored by configuration")
-        if any(is_within(Path(real), base) for _, base in pairs):
+        if any(is_within(real, base) for _, base in pairs):
             return True
         target = real_path(link) or real
         return self._refuse(
             Path(link), f"is a symbolic link leading outside the {level} tier ({target}); refused"
         )
 
-    def link_ok(self, path: Path, level: Level) -> bool:
+    def real(self, path: Path | str) -> str:
+        """``path`` with every symbolic link resolved, one ``lstat`` per new component for the run.
+
+        ``os.path.realpath`` checks every component of every path; instruction files and
+        rules share the walk's directories, so those are resolved once (``RealPaths``).
+        """
+        lexical = os.path.normpath(path)
+        for base, real_base in (*self._real_bases("project"), *self._real_bases("user")):
+            if is_within(lexical, base):
+                return self._real.resolve(lexical, base, real_base)[0]
+        return os.path.realpath(lexical)
+
+    def link_ok(self, path: Path | str, level: Level) -> bool:
         """Whether a symlink at ``path`` may be followed; warns when it may not."""
         policy = self.config.symlinks
         if policy == "ignore":
@@ -165,9 +185,10 @@ class DiscoveryContext:
         self.warn(path, f"is a symbolic link leading outside the {level} tier ({target}); refused")
         return False
 
-    def read(self, path: Path) -> str | None:
+    def read(self, path: Path | str) -> str | None:
         """Read a rule file within the byte cap; problems become warnings."""
-        result = read_text(path, self.config.max_file_bytes)
+        regular, self._regular = self._regular == os.fspath(path), None
+        result = read_text(path, self.config.max_file_bytes, regular=regular)
         if result.problem:
             self.warn(path, result.problem)
         return result.text
@@ -175,13 +196,17 @@ class DiscoveryContext:
     def is_file(self, path: Path, level: Level) -> bool:
         """``path`` is a regular file that may be read under the symlink policy."""
         try:
-            if path.is_symlink():
-                # link_ok resolved the whole path, parents included, against the tier.
-                return self.link_ok(path, level) and path.is_file()
-            return path.is_file() and self.contained(path.parent, level)
-        except OSError as exc:
-            self.warn(path, f"cannot be inspected ({exc.strerror or exc.__class__.__name__})")
+            mode = os.lstat(path).st_mode
+        except ValueError:
             return False
+        except OSError as exc:
+            if exc.errno not in _ABSENT:
+                self.warn(path, f"cannot be inspected ({exc.strerror or exc.__class__.__name__})")
+            return False
+        if stat.S_ISLNK(mode):
+            # link_ok resolved the whole path, parents included, against the tier.
+            return self.link_ok(path, level) and os.path.isfile(path)
+        return stat.S_ISREG(mode) and self.contained(os.path.dirname(path), level)
 
     def list_files(
         self,
@@ -202,19 +227,33 @@ class DiscoveryContext:
         Returns:
             At most ``max_rule_files`` paths; more is a warning.
         """
+        return [Path(path) for path in self.rule_files(root, suffixes, level=level, recursive=recursive)]
+
+    def rule_files(
+        self,
+        root: Path | str,
+        suffixes: tuple[str, ...],
+        *,
+        level: Level,
+        recursive: bool = True,
+    ) -> list[str]:
+        """``list_files`` as plain strings (a ``Path`` per rule file costs more than its read)."""
+        # Strings and DirEntry types: this runs for every provider folder of every walk directory.
+        top = os.fspath(root)
         try:
-            if not root.exists() and not root.is_symlink():
-                return []
-        except OSError:
+            mode = os.lstat(top).st_mode
+            if stat.S_ISLNK(mode):
+                if not self.link_ok(root, level):
+                    return []
+                mode = os.stat(top).st_mode
+        except (OSError, ValueError):
             return []
-        if root.is_symlink() and not self.link_ok(root, level):
+        if not stat.S_ISDIR(mode) or not self.contained(top, level):
             return []
-        if not root.is_dir() or not self.contained(root, level):
-            return []
-        found: list[Path] = []
-        visited: set[str] = set()
-        self._scan(root, suffixes, level, recursive, found, visited, 0)
-        found.sort(key=Path.as_posix)  # same order as relative paths: one shared prefix
+        found: list[str] = []
+        real = self._real.known(os.path.normpath(top)) or os.path.realpath(top)
+        self._scan(top, real, suffixes, level, recursive, found, set(), 0)
+        found.sort(key=_posix_key)  # same order as relative paths: one shared prefix
         cap = self.config.max_rule_files
         if len(found) > cap:
             self.warn(
@@ -227,29 +266,31 @@ class DiscoveryContext:
 
     def _scan(
         self,
-        directory: Path,
+        directory: str,
+        real: str,
         suffixes: tuple[str, ...],
         level: Level,
         recursive: bool,
-        found: list[Path],
+        found: list[str],
         visited: set[str],
         depth: int,
     ) -> None:
-        real = os.path.realpath(directory)
+        """Collect rule files below ``directory`` (whose real path is ``real``) into ``found``."""
         if real in visited:
             self.warn(directory, "is reached again through a symbolic link loop; skipped")
             return
         visited.add(real)
         try:
             with os.scandir(directory) as entries:
-                items = sorted(entries, key=lambda e: e.name)
+                items = sorted(entries, key=_entry_name)
         except OSError as exc:
             self.warn(directory, f"cannot be listed ({exc.strerror or exc.__class__.__name__})")
             return
         for entry in items:
-            path = Path(entry.path)
+            path = entry.path
             try:
-                if entry.is_symlink() and not self.link_ok(path, level):
+                link = entry.is_symlink()
+                if link and not self.link_ok(path, level):
                     continue
                 if entry.is_dir():
                     if not recursive:
@@ -257,7 +298,9 @@ class DiscoveryContext:
                     if depth >= _MAX_DEPTH:
                         self.warn(path, f"is nested deeper than {_MAX_DEPTH} levels; skipped")
                         continue
-                    self._scan(path, suffixes, level, recursive, found, visited, depth + 1)
+                    # Only a link changes where a directory really is: the rest is a join, no I/O.
+                    inner = os.path.realpath(path) if link else os.path.join(real, entry.name)
+                    self._scan(path, inner, suffixes, level, recursive, found, visited, depth + 1)
                 elif entry.name.endswith(suffixes) and entry.is_file():
                     found.append(path)
             except OSError as exc:
@@ -267,3 +310,11 @@ class DiscoveryContext:
         """``<dir>/<relative>`` for each directory of the root→cwd walk."""
         for directory in self.walk:
             yield directory / relative, "project"
+
+
+def _entry_name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _posix_key(path: str) -> str:
+    return path.replace(os.sep, "/") if os.sep != "/" else path

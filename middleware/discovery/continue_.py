@@ -1,10 +1,21 @@
-"""continue (priority 30): Continue's ``.continue/rules``.
+"""continue (priority 30): Continue's ``.continue/rules`` and colocated ``rules.md`` files.
 
-User tier ``~/.continue/rules`` first, then ``.continue/rules/*.md`` in each
-directory of the root→cwd walk. Name: frontmatter ``name``, else the stem.
-``globs``, ``regex`` (a gate on the touched file's content), ``description``
-and ``alwaysApply``; with ``alwaysApply`` unset and no globs the rule is
-always applied, as in Continue.
+User tier ``~/.continue/rules`` first, then, in each directory of the root→cwd
+walk, ``.continue/rules/*.md`` and a colocated ``rules.md`` (named ``rules``;
+one in a directory below the walk is read on the first touch under it, like
+every nested rule folder, so it applies to its own directory). Name:
+frontmatter ``name``, else the stem.
+
+Mapping, as Continue applies a rule:
+
+* ``alwaysApply: true`` → always;
+* ``globs`` (a bare ``*.ts`` matches anywhere) → scoped; a glob written
+  ``!**/*.test.ts`` excludes instead (only exclusions: every other file);
+* ``regex`` → the rule applies when a touched file's content (or the text the
+  tool call wrote) matches: with no globs it gates every file, so a rule with
+  ``regex`` and ``alwaysApply`` unset or ``false`` waits for its content;
+* ``alwaysApply`` unset with no globs and no ``regex`` → always;
+* ``description`` alone with ``alwaysApply: false`` → listed for the model.
 """
 
 from __future__ import annotations
@@ -14,17 +25,29 @@ from typing import Any
 from ruleweave import frontmatter as fm
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
-from ruleweave.discovery.rule_file import load_dir, standard_fields
+from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
 from ruleweave.rules import Rule
 
 ID, PRIORITY = "continue", 30
+_EVERY_FILE = "**"
 
 
 def _fields(data: dict[str, Any]) -> dict[str, Any]:
     fields = standard_fields(data)
-    fields["content_regex"] = fm.as_strings(data.get("regex"))
-    if data.get("always_apply") is None and not fields["globs"]:
+    globs: tuple[str, ...] = fields["globs"]
+    include = tuple(g for g in globs if not g.startswith("!"))
+    exclude = tuple(g[1:].strip() for g in globs if g.startswith("!") and g[1:].strip())
+    regex = fm.as_strings(data.get("regex"))
+    always = data.get("always_apply")
+    if (exclude or regex) and not include:
+        include = (_EVERY_FILE,)
+    fields.update(globs=include, exclude_globs=exclude, content_regex=regex)
+    if fm.as_bool(always):
+        fields.update(always_apply=True)
+    elif always is None and not include:
         fields["always_apply"] = True
+    else:
+        fields["always_apply"] = False
     return fields
 
 
@@ -43,7 +66,11 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
             ctx, folder, provider=ID, priority=PRIORITY,
             level="project", recursive=False, mapper=_fields, name_from_frontmatter=True,
         )
+        rules += load_file(
+            ctx, directory / "rules.md", provider=ID, priority=PRIORITY, level="project",
+            name="rules", mapper=_fields,
+        )
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "~/.continue/rules, .continue/rules/*.md")
+PROVIDER = Provider(ID, PRIORITY, load, "~/.continue/rules, .continue/rules/*.md, rules.md")

@@ -3,8 +3,11 @@
 In each directory of the root→cwd walk: ``.github/copilot-instructions.md``
 (always applied, named ``copilot-instructions``) and
 ``.github/instructions/**/*.instructions.md`` (named by the stem without
-``.instructions``). ``applyTo`` is a comma list of globs; ``**``, ``*`` or
-``**/*`` means always.
+``.instructions``). ``applyTo`` is a comma list of globs in the root
+dialect (``*.py`` is a file at the top, ``**/*.py`` one anywhere); ``**`` or
+``**/*`` means always. ``excludeAgent: coding-agent`` (or its newer name
+``cloud-agent``) keeps the file from the coding agent, so it gives no rule (an
+info line in ``scan``); ``excludeAgent: code-review`` keeps it for agents.
 """
 
 from __future__ import annotations
@@ -14,14 +17,21 @@ from typing import Any
 from ruleweave import frontmatter as fm
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
-from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
+from ruleweave.discovery.rule_file import Skipped, load_dir, load_file, standard_fields
 from ruleweave.rules import Rule
 
 ID, PRIORITY = "copilot", 30
-_EVERYTHING = {"**", "*", "**/*"}
+_EVERYTHING = {"**", "**/*"}
+_NOT_FOR_AGENTS = {"coding-agent", "cloud-agent"}
 
 
-def _fields(data: dict[str, Any]) -> dict[str, Any]:
+def _fields(data: dict[str, Any]) -> dict[str, Any] | Skipped:
+    excluded = {agent.lower() for agent in fm.as_globs(data.get("exclude_agent"))}
+    if excluded & _NOT_FOR_AGENTS:
+        which = ", ".join(sorted(excluded & _NOT_FOR_AGENTS))
+        return Skipped(
+            f"has excludeAgent: {which}: Copilot keeps it from its coding agent, so it is not read"
+        )
     fields = standard_fields(data)
     apply_to = fm.as_globs(data.get("apply_to"))
     if apply_to and any(glob in _EVERYTHING for glob in apply_to):
@@ -52,4 +62,6 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, ".github/copilot-instructions.md, .github/instructions/")
+PROVIDER = Provider(
+    ID, PRIORITY, load, ".github/copilot-instructions.md, .github/instructions/", dialect="root"
+)

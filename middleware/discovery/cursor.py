@@ -1,10 +1,14 @@
 """cursor (priority 50): Cursor's ``.cursor/rules`` and legacy ``.cursorrules``.
 
-User tier ``~/.cursor/rules`` first, then ``.cursor/rules/**/*.{mdc,md}`` and
-the legacy ``.cursorrules`` file (always applied, named ``cursorrules``) in
-each directory of the root→cwd walk. Name: the stem. Cursor's four rule
+User tier ``~/.cursor/rules`` first, then ``.cursor/rules/**/*.{mdc,md}`` in
+each directory of the root→cwd walk, and the legacy ``.cursorrules`` file
+(always applied, named ``cursorrules``) at the project root only, where Cursor
+reads it. Name: the path in the folder without the suffix. Cursor's four rule
 types map onto the buckets: Always (``alwaysApply``), Auto Attached
-(``globs``), Agent Requested (``description``), Manual (none of them).
+(``globs``; a bare ``*.ts`` matches anywhere), Agent Requested
+(``description``), Manual (none of them). ``.mdc`` is the documented format:
+current Cursor ignores ``.md`` files in ``.cursor/rules``; they are still read,
+with an info line in ``scan`` naming the folder.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from typing import Any
 
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
-from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
+from ruleweave.discovery.rule_file import load_dir, load_file, note, standard_fields
 from ruleweave.rules import Rule
 
 ID, PRIORITY = "cursor", 50
@@ -34,14 +38,20 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
         if folder.is_file():
             ctx.warn(folder, "is a file, not a folder: Cursor reads the rule files inside .cursor/rules/; "
                      "move it to .cursor/rules/<name>.mdc")
-        rules += load_dir(
+        found = load_dir(
             ctx, folder, provider=ID, priority=PRIORITY,
             level="project", suffixes=(".mdc", ".md"),
         )
-        rules += load_file(
-            ctx, directory / ".cursorrules", provider=ID, priority=PRIORITY, level="project",
-            name="cursorrules", mapper=_legacy,
-        )
+        plain = sum(1 for rule in found if rule.path.endswith(".md"))
+        if plain:
+            note(ctx, folder, f"holds {plain} .md rule file{'s' if plain > 1 else ''}: current Cursor reads "
+                 "only .mdc files there; ruleweave still reads them (rename to .mdc)")
+        rules += found
+        if directory == ctx.config.root and not ctx.nested:
+            rules += load_file(
+                ctx, directory / ".cursorrules", provider=ID, priority=PRIORITY, level="project",
+                name="cursorrules", mapper=_legacy,
+            )
     return rules
 
 

@@ -5,16 +5,25 @@ on the root→cwd walk or found below it on a tool call's first touch) is
 *placed* there: its name becomes ``<D>:<name>`` (``apps/web:testing``), so
 two packages' ``testing`` rules are two rules, not one shadowing the other,
 and a rule's identity does not depend on where the agent's cwd is; its
-globs are rebased onto ``D`` (``**/*.tsx`` → ``apps/web/**/*.tsx``; a bare
-``*.tsx``, which matches a file name anywhere, → ``apps/web/**/*.tsx``), so
+globs are rebased onto ``D`` (``**/*.tsx`` → ``apps/web/**/*.tsx``), so
 they match relative to their own folder. Rules of the root's folders and of
-the user tier keep their names and globs.
+the user tier keep their names.
+
+Before that, every glob is written in the matcher's one reading (a glob
+without ``/`` matches files at the top only) from its agent's *dialect*,
+which each provider declares: ``anywhere`` agents (Cursor, Windsurf, Kiro,
+Continue, Antigravity, ruleweave's own) read a bare ``*.tsx`` as any ``.tsx``
+at any depth, so it becomes ``**/*.tsx``; ``root`` agents (Claude Code
+``paths``, Copilot ``applyTo``, Cline ``paths``) read it against the path
+relative to the project (or the folder's directory), so it stays. A leading
+``./`` says "relative to here" in both and is dropped.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Literal
 
 from wcmatch import glob as wcglob
 
@@ -23,12 +32,47 @@ from ruleweave.rules import Rule
 SEPARATOR = ":"
 """Between a rule's directory and its name in the folder (``apps/web:testing``)."""
 
+GlobDialect = Literal["root", "anywhere"]
+"""How an agent reads a glob without ``/``: files at the top only, or a file name at any depth."""
+
+
+def dialect_glob(pattern: str, dialect: GlobDialect) -> str:
+    """``pattern`` as its agent reads it, written for the matcher (bare globs match the top only).
+
+    Args:
+        pattern: The glob as the rule file wrote it.
+        dialect: The agent's dialect.
+
+    Returns:
+        ``**/<pattern>`` for a bare glob of an ``anywhere`` agent; the pattern without a
+        leading ``./``; otherwise the pattern unchanged.
+    """
+    if pattern.startswith("./"):
+        return pattern[2:]
+    if dialect == "anywhere" and pattern and pattern != "**" and "/" not in pattern:
+        return f"**/{pattern}"
+    return pattern
+
+
+def in_dialect(rules: list[Rule], dialect: GlobDialect) -> list[Rule]:
+    """``rules`` with their globs written for the matcher (``dialect_glob``); unchanged rules kept."""
+    out: list[Rule] = []
+    for rule in rules:
+        globs = tuple(dialect_glob(g, dialect) for g in rule.globs)
+        exclude = tuple(dialect_glob(g, dialect) for g in rule.exclude_globs)
+        if globs == rule.globs and exclude == rule.exclude_globs:
+            out.append(rule)
+        else:
+            out.append(rule.model_copy(update={"globs": globs, "exclude_globs": exclude}))
+    return out
+
 
 def rebase_glob(pattern: str, prefix: str) -> str:
     """``pattern``, written relative to the directory ``prefix``, relative to the project root.
 
     Args:
-        pattern: The glob as the rule file wrote it.
+        pattern: The glob in the matcher's reading (``dialect_glob``): a bare glob means
+            files directly in ``prefix``.
         prefix: The directory, ``/``-separated and relative to the project root.
 
     Returns:
@@ -36,11 +80,8 @@ def rebase_glob(pattern: str, prefix: str) -> str:
     """
     if not prefix or pattern.startswith("/"):
         return pattern
-    base = wcglob.escape(prefix)
     body = pattern[2:] if pattern.startswith("./") else pattern
-    if "/" not in body:
-        return f"{base}/**/{body}"
-    return f"{base}/{body}"
+    return f"{wcglob.escape(prefix)}/{body}"
 
 
 def place(rule: Rule, prefix: str) -> Rule:
@@ -51,6 +92,7 @@ def place(rule: Rule, prefix: str) -> Rule:
         update={
             "name": f"{prefix}{SEPARATOR}{rule.name}",
             "globs": tuple(rebase_glob(g, prefix) for g in rule.globs),
+            "exclude_globs": tuple(rebase_glob(g, prefix) for g in rule.exclude_globs),
             "base": prefix,
         }
     )

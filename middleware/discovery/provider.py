@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.placement import GlobDialect
 from ruleweave.rules import Rule
 
 Loader = Callable[[DiscoveryContext], list[Rule]]
@@ -21,9 +22,13 @@ class Provider:
         priority: Higher wins a name clash; ties keep registration order.
         load: The loader.
         summary: One line naming the paths it reads.
+        dialect: How its agent reads a glob without ``/`` (``placement.dialect_glob``):
+            ``anywhere`` (a file name at any depth, ruleweave's own reading) or ``root``
+            (files at the top of the project, or of the rule folder's directory).
     """
 
     id: str
     priority: int
     load: Loader = field(repr=False)
     summary: str = ""
+    dialect: GlobDialect = "anywhere"

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from ruleweave.discovery import (
     agents,
+    aiassistant,
+    augment,
     builtin,
     claude,
     cline,
     continue_,
     copilot,
     cursor,
+    junie,
     kiro,
     native,
+    opencode,
     plugins,
+    roo,
+    trae,
     windsurf,
 )
 from ruleweave.discovery.provider import Provider
@@ -24,13 +30,19 @@ PROVIDERS: tuple[Provider, ...] = (
     claude.PROVIDER,
     cursor.PROVIDER,
     windsurf.PROVIDER,
+    trae.PROVIDER,
     cline.PROVIDER,
+    roo.PROVIDER,
     copilot.PROVIDER,
     continue_.PROVIDER,
     kiro.PROVIDER,
+    augment.PROVIDER,
+    junie.PROVIDER,
+    aiassistant.PROVIDER,
+    opencode.PROVIDER,
     builtin.PROVIDER,
 )
-"""Every provider; equal priorities keep this order (cursor before windsurf)."""
+"""Every provider; equal priorities keep this order (cursor before windsurf before trae)."""
 
 
 def ordered(providers: tuple[Provider, ...] = PROVIDERS) -> list[Provider]:

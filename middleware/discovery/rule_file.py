@@ -1,25 +1,51 @@
 """Markdown rule files → ``Rule``: the one path every file-based provider shares.
 
 A provider hands over a file and a ``Mapper`` that turns the frontmatter
-mapping into rule fields; this module reads the file safely, parses the
-frontmatter, caps the body, names the rule and records every repair.
+mapping into rule fields (or ``Skipped``: the agent does not read the file);
+this module reads the file safely, parses the frontmatter, caps the body,
+names the rule and records every repair — a warning when a setting was lost,
+a debug event on the ``ruleweave.discovery`` logger when nothing was (the
+unquoted Cursor globs everybody writes).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ruleweave import frontmatter as fm
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.reading import truncate_text
-from ruleweave.rules import Level, Rule, SourceMeta
+from ruleweave.rules import DiscoveryWarning, Level, Rule, SourceMeta
 
-Mapper = Callable[[dict[str, Any]], dict[str, Any]]
-"""Frontmatter mapping (snake-case keys) → ``Rule`` keyword arguments."""
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """What a mapper returns for a file its agent does not read: the file gives no rule.
+
+    Attributes:
+        reason: One sentence for ``scan``'s info line naming the file.
+    """
+
+    reason: str
+
+
+Mapper = Callable[[dict[str, Any]], dict[str, Any] | Skipped]
+"""Frontmatter mapping (snake-case keys) → ``Rule`` keyword arguments, or ``Skipped``."""
+
+_debug = logging.getLogger("ruleweave.discovery")
+
+
+def note(ctx: DiscoveryContext, path: Path | str, message: str) -> None:
+    """Record an info line naming ``path``: worth knowing, nothing lost (``scan --strict`` passes)."""
+    ctx.warnings.append(
+        DiscoveryWarning(path=str(path), message=message, provider=ctx.provider, severity="info")
+    )
 
 _MODES = ("never", "prose-only", "tool-only", "always")
 _REPEAT = re.compile(r"^(once|after-gap\s+\d+)$")
@@ -40,16 +66,16 @@ def standard_fields(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def rule_stem(path: Path, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
+def rule_stem(path: Path | str, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
     """The file name without its rule suffix (``a.instructions.md`` keeps ``.instructions``)."""
-    name = path.name
+    name = os.path.basename(path)
     for suffix in suffixes:
         if name.endswith(suffix) and len(name) > len(suffix):
             return name[: -len(suffix)]
-    return path.stem
+    return os.path.splitext(name)[0]
 
 
-def rule_name_in(root: Path, path: Path, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
+def rule_name_in(root: Path, path: Path | str, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
     """A rule file's name inside its folder: the relative path, ``/``-separated, without the suffix."""
     # Strings, not pathlib: this runs once per rule file at every load.
     folder, parent = os.fspath(root).rstrip(os.sep) + os.sep, os.path.dirname(os.fspath(path))
@@ -60,7 +86,7 @@ def rule_name_in(root: Path, path: Path, suffixes: tuple[str, ...] = (".mdc", ".
 
 def load_markdown_rule(
     ctx: DiscoveryContext,
-    path: Path,
+    path: Path | str,
     *,
     provider: str,
     priority: int,
@@ -95,10 +121,15 @@ def load_markdown_rule(
     parsed = fm.parse(text)
     for line, message in parsed.problems:
         ctx.warn(path, message, line=line)
+    for line, message in parsed.repairs:
+        _debug.debug("frontmatter_repaired path=%s line=%d message=%s", path, line, message)
     if not parsed.body:
         ctx.warn(path, "has no rule text after its frontmatter; skipped")
         return None
     fields = mapper(parsed.data)
+    if isinstance(fields, Skipped):
+        note(ctx, path, fields.reason)
+        return None
     mode = fields.get("interrupt_mode")
     if mode is not None and mode not in _MODES:
         ctx.warn(path, f"interruptMode {mode!r} is not one of {', '.join(_MODES)}; ignored")
@@ -137,17 +168,24 @@ def load_dir(
     mapper: Mapper = standard_fields,
     name_from_frontmatter: bool = False,
     stem_suffixes: tuple[str, ...] = (".mdc", ".md"),
+    skip_dirs: tuple[str, ...] = (),
 ) -> list[Rule]:
     """Every rule file in one provider root, sorted by path.
 
     A rule's name is its path relative to ``root`` without the suffix
     (``backend/testing``), so rules grouped in subfolders never collide;
     a format's frontmatter ``name`` still wins when ``name_from_frontmatter``.
+    Files under a subfolder of ``root`` named in ``skip_dirs`` are not rules
+    (Cline's ``workflows/`` and ``hooks/``).
     """
     if level == "user" and ctx.nested:
         return []
     rules: list[Rule] = []
-    for path in ctx.list_files(root, suffixes, level=level, recursive=recursive):
+    paths = ctx.rule_files(root, suffixes, level=level, recursive=recursive)
+    if skip_dirs:
+        skipped = tuple(os.path.join(root, name) + os.sep for name in skip_dirs)
+        paths = [path for path in paths if not str(path).startswith(skipped)]
+    for path in paths:
         rule = load_markdown_rule(
             ctx,
             path,

@@ -1,10 +1,13 @@
-"""windsurf (priority 50): Windsurf rules and memories.
+"""windsurf (priority 50): Windsurf (Devin) rules and memories.
 
 User tier ``~/.codeium/windsurf/memories/global_rules.md`` (always applied,
-named ``global_rules``) first, then ``.windsurf/rules/*.md`` and the legacy
-``.windsurfrules`` file (always, named ``windsurfrules``) in each directory
-of the root→cwd walk. Name: the stem. ``trigger``: ``always_on`` → always,
-``glob`` → ``globs``, ``model_decision`` → ``description``, ``manual`` → manual.
+named ``global_rules``) first, then ``.windsurf/rules/*.md``, ``.devin/rules/*.md``
+(the same format under its new name) and the legacy ``.windsurfrules`` file
+(always, named ``windsurfrules``) in each directory of the root→cwd walk.
+Name: the stem. ``trigger`` (``trigger_fields``): ``always_on`` → always,
+``glob`` → ``globs`` (a bare ``*.py`` matches anywhere), ``model_decision`` →
+``description``, ``manual`` → manual. Cascade reads at most 12,000 characters of
+a rule file: the rest is cut there, with a warning naming the file.
 """
 
 from __future__ import annotations
@@ -18,9 +21,13 @@ from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
 from ruleweave.rules import Rule
 
 ID, PRIORITY = "windsurf", 50
+MAX_CHARS = 12_000
+"""Cascade's limit on one rule file, in characters."""
+_FOLDERS = (".windsurf", ".devin")
 
 
-def _fields(data: dict[str, Any]) -> dict[str, Any]:
+def trigger_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The shared mapping with Windsurf's ``trigger`` applied (Antigravity reads it the same way)."""
     fields = standard_fields(data)
     trigger = (fm.as_text(data.get("trigger")) or "").lower().replace("-", "_")
     if trigger == "always_on":
@@ -40,6 +47,25 @@ def _always(data: dict[str, Any]) -> dict[str, Any]:
     return {**standard_fields(data), "always_apply": True}
 
 
+def cut_to_limit(ctx: DiscoveryContext, rules: list[Rule], limit: int = MAX_CHARS) -> list[Rule]:
+    """Each rule cut at ``limit`` characters, as Cascade reads it, with a warning naming the file."""
+    out: list[Rule] = []
+    for rule in rules:
+        extra = len(rule.content) - limit
+        if extra <= 0:
+            out.append(rule)
+            continue
+        ctx.warn(
+            rule.path,
+            f"is {len(rule.content):,} characters, over Windsurf's limit of {limit:,} for a rule file; "
+            f"the last {extra:,} characters were cut (Cascade never sees them)",
+        )
+        marker = f"\n[ruleweave: rule cut at {limit:,} characters, as Windsurf reads it]"
+        content = rule.content[:limit] + marker
+        out.append(rule.model_copy(update={"content": content, "truncated": True}))
+    return out
+
+
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load Windsurf rules, user tier first."""
     global_rules = ctx.config.user_home / ".codeium" / "windsurf" / "memories" / "global_rules.md"
@@ -48,15 +74,18 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
         name="global_rules", mapper=_always,
     )
     for directory in ctx.walk:
-        rules += load_dir(
-            ctx, directory / ".windsurf" / "rules", provider=ID, priority=PRIORITY,
-            level="project", recursive=False, mapper=_fields,
-        )
+        for folder in _FOLDERS:
+            rules += load_dir(
+                ctx, directory / folder / "rules", provider=ID, priority=PRIORITY,
+                level="project", recursive=False, mapper=trigger_fields,
+            )
         rules += load_file(
             ctx, directory / ".windsurfrules", provider=ID, priority=PRIORITY, level="project",
             name="windsurfrules", mapper=_always,
         )
-    return rules
+    return cut_to_limit(ctx, rules)
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "global_rules.md, .windsurf/rules/*.md, .windsurfrules")
+PROVIDER = Provider(
+    ID, PRIORITY, load, "global_rules.md, .windsurf/rules/*.md, .devin/rules/*.md, .windsurfrules"
+)

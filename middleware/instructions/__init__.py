@@ -2,18 +2,25 @@
 
 DESIGN §5 and §6. ``build_instructions`` assembles, in this order:
 
-1. the user tier, ``$CLAUDE_CONFIG_DIR/CLAUDE.md`` (default ``~/.claude/CLAUDE.md``);
-2. the configured instruction files in each directory from the project root
-   down to cwd, in the configured order within a directory;
-3. the unscoped Claude rules it is given.
+1. the user tier: ``$CLAUDE_CONFIG_DIR/CLAUDE.md`` (default ``~/.claude/CLAUDE.md``),
+   Codex's, Gemini CLI's, Amp's and Goose's user files (``formats.user_files``);
+2. Claude Code's ``CLAUDE.md`` / ``CLAUDE.local.md`` in each directory above the
+   project root, outermost first (``parent_instructions``);
+3. the instruction files in each directory from the project root down to cwd,
+   in priority order within a directory (``formats``: which names, which agent,
+   where, whether ``@path`` expands, which replace which);
+4. the unscoped Claude rules it is given.
 
 Each part is headed ``[file: <path>]`` (the path relative to the project
 root, ``~/…`` for files under the home directory) or ``[rule: <name>]``, and
 parts are separated by a blank line. In every body, HTML comments are removed
 (not inside code fences or code spans) and ``@path`` imports are expanded
-after the line naming them, as ``[import: <path>]`` … ``[end import: <path>]``.
-A file reached twice (a symlink to the same file, a second import, or
-byte-identical text) is included once.
+after the line naming them, as ``[import: <path>]`` … ``[end import: <path>]``
+(in Claude Code's and Gemini CLI's files only). A file reached twice (a symlink
+to the same file, a second import) or the same text in several agents' files
+(whitespace and line ends aside) is included once; ``shared.drop_shared`` does
+the same for always-on rules. A file with ``globs:`` frontmatter (Amp) is not
+in the blob: ``NestedInstructions`` sends it when a touched path matches.
 
 Budget accounting (``instructions_max_bytes``): the headers, the newline after
 each header and the blank lines between parts are fixed overhead, taken off
@@ -38,6 +45,7 @@ from ruleweave.instructions.model import (
     InstructionFile,
     InstructionLevel,
     NestedFile,
+    ScopedFile,
 )
 from ruleweave.instructions.nested import NestedInstructions
 
@@ -49,6 +57,7 @@ __all__ = [
     "InstructionLevel",
     "NestedFile",
     "NestedInstructions",
+    "ScopedFile",
     "build_instructions",
     "refit",
 ]

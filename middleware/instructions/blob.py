@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Literal
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.instructions.agent_settings import read_agent_names
 from ruleweave.instructions.budget import SEPARATOR, Part, fit
+from ruleweave.instructions.formats import FileFormat, non_empty, plan, present, user_files
 from ruleweave.instructions.imports import Expander
 from ruleweave.instructions.markdown import normalise_text, one_line_folded
 from ruleweave.instructions.model import (
@@ -17,8 +18,9 @@ from ruleweave.instructions.model import (
     InstructionBlob,
     InstructionBudget,
     InstructionFile,
+    InstructionLevel,
 )
-from ruleweave.paths import is_within, normalise
+from ruleweave.paths import normalise
 from ruleweave.rules import DiscoveryWarning, Level, Rule
 
 
@@ -38,34 +40,65 @@ def build_instructions(
         The blob: text, per-file report, budget report and warnings.
     """
     ctx = DiscoveryContext(config)
+    names = read_agent_names(ctx)
+    formats = plan(config, names.codex, names.gemini)
     expander = Expander(config, ctx)
     parts: list[Part] = []
 
-    def add(path: Path, level: Literal["user", "project"]) -> None:
-        body = expander.file(path, level)
+    def add(path: Path, level: InstructionLevel, fmt: FileFormat, base: Path | None = None) -> None:
+        tier: Level = "project" if level == "project" else "user"
+        body = expander.file(path, tier, imports=fmt.imports, base=base, checked=True)
         if body:
-            shown = expander.display(path, level)
+            shown = expander.display(path, tier)
             parts.append(Part(f"[file: {shown}]", body.encode("utf-8"), shown, str(path), level))
 
-    add(normalise(config.claude_dir / "CLAUDE.md"), "user")
+    taken: set[str] = set()
+    for path, fmt in user_files(config, names.gemini):
+        path = normalise(path)
+        if fmt.group and (fmt.group in taken or not non_empty(path)):
+            continue
+        if ctx.is_file(path, "user"):
+            taken.add(fmt.group)
+            add(path, "user", fmt, base=path.parent)
+    if config.parent_instructions:
+        above = [f for f in formats if f.above_root]
+        for directory in reversed(normalise(config.root).parents):
+            for fmt in above:
+                path = directory / fmt.name
+                if _parent_file(path, config):
+                    add(path, "parent", fmt, base=directory)
+    root = normalise(config.root)
     for directory in ctx.walk:
-        for name in config.instruction_files:
-            path = normalise(directory / name)
-            if not is_within(path, directory) or path == directory:
-                ctx.warn(path, f"instruction file name {name!r} leaves its directory; ignored")
-                continue
-            add(path, "project")
+        for path, fmt in present(ctx, directory, formats, root_dir=directory == root):
+            add(path, "project", fmt)
     for rule in claude_rules:
         path = normalise(Path(rule.path))
-        tier: Level = "user" if rule.source.level == "user" else "project"
-        body = expander.body(path, os.path.realpath(path), normalise_text(rule.content), tier)
+        rule_tier: Level = "user" if rule.source.level == "user" else "project"
+        body = expander.body(path, ctx.real(path), normalise_text(rule.content), rule_tier)
         if body:
             parts.append(Part(f"[rule: {one_line_folded(rule.name)}]", body.encode("utf-8"),
-                               expander.display(path, tier), str(path), "rule",
+                               expander.display(path, rule_tier), str(path), "rule",
                                where=f"rule://{one_line_folded(rule.name)}"))
 
     seen = frozenset(expander.seen)
-    return _assemble(parts, config.instructions_max_bytes, tuple(ctx.warnings), seen)
+    blob = _assemble(parts, config.instructions_max_bytes, tuple(ctx.warnings), seen)
+    notes = tuple(
+        DiscoveryWarning(path=path, message=f"same text as {kept}; included once, there", severity="info")
+        for path, _, kept in expander.merged
+    )
+    merged = tuple((shown, kept) for _, shown, kept in expander.merged)
+    return replace(blob, warnings=blob.warnings + notes, merged=merged,
+                   scoped=tuple(expander.scoped), formats=tuple(formats))
+
+
+def _parent_file(path: Path, config: RuleweaveConfig) -> bool:
+    """A regular file above the project root that Claude Code would read (links: not when ignored)."""
+    try:
+        if config.symlinks == "ignore" and path.is_symlink():
+            return False
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def refit(blob: InstructionBlob, limit: int) -> InstructionBlob:
@@ -80,7 +113,8 @@ def refit(blob: InstructionBlob, limit: int) -> InstructionBlob:
     """
     if blob.budget.used <= limit:
         return blob
-    return _assemble(list(blob.parts), limit, blob.warnings, blob.seen)
+    fitted = _assemble(list(blob.parts), limit, blob.warnings, blob.seen)
+    return replace(fitted, merged=blob.merged, scoped=blob.scoped, formats=blob.formats)
 
 
 def _assemble(

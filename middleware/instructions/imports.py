@@ -1,12 +1,29 @@
-"""Reading instruction files and expanding their ``@path`` imports, each file once.
+"""Reading instruction files and expanding their ``@path`` imports, each text once.
 
 An import resolves against the importing file (``~/`` against the home
 directory); it expands after the line naming it, as ``[import: <path>]`` …
-``[end import: <path>]``, to at most ``import_max_depth`` levels. A target
-outside the project (for the user tier: outside the Claude directory, symlinks
-resolved) is refused unless ``allow_outside_imports``; a cycle, a missing or
-unreadable target is a warning naming the importing file and line. A file
-already included (same real path or byte-identical text) is skipped silently.
+``[end import: <path>]``, to at most ``import_max_depth`` levels, and only in
+formats whose agent expands imports (Claude Code's and Gemini CLI's files;
+``AGENTS.md`` and the others keep ``@path`` as text). A token that does not
+plainly name a file (``@alice``, the npm scope ``@cline/llms``) is an import only
+when that file exists, else text, without a warning. A target outside the
+part's base (the project; for a user-tier or parent file, its own directory)
+is refused unless ``allow_outside_imports``, symlinks resolved, except a
+``@~/…`` import of a file in the user's home (Claude Code loads those after
+one approval); a cycle, a missing or unreadable target is a warning naming the
+importing file and line.
+
+A text is included once: a file already included (same real path) is skipped,
+and so is one whose text equals an included one's once whitespace and line
+ends are normalised (``merged`` records which, for ``scan``). A file whose
+imports expand is keyed by its directory too, since the same ``@AGENTS.md`` in
+two directories names two files. An import skipped because its file is
+already included leaves no bare ``@path``: a line of nothing but such imports
+goes, and elsewhere the token reads ``path (already included)``.
+
+A file (or imported file) with ``globs:`` frontmatter is Amp's path-scoped
+guidance: it is left out of the text and recorded in ``scoped``. Other
+frontmatter is dropped: it never reaches the prompt.
 
 Instruction files are repository text, so every body is neutralised like a
 rule's (``prompt``): a line that starts like a ruleweave header (``[file: …]``,
@@ -19,25 +36,62 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 from pathlib import Path
+from typing import Literal
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.frontmatter import as_globs
+from ruleweave.frontmatter import parse as parse_frontmatter
+from ruleweave.globs import compile_glob
 from ruleweave.instructions.markdown import (
-    import_tokens,
+    import_spans,
     normalise_text,
     one_line_folded,
     path_like,
     strip_comments,
 )
+from ruleweave.instructions.model import NestedFile, ScopedFile
 from ruleweave.paths import display, is_within, normalise
 from ruleweave.prompt import escape_headers, neutralise_tags
 from ruleweave.reading import read_text
 from ruleweave.rules import Level
 
+Outcome = Literal["expanded", "text", "included", "skipped"]
+"""What became of one ``@path`` token."""
+
+_MAX_TARGETS = 256
+"""Import tokens looked at to key one file's text (see ``Expander.claim``)."""
+
+
+def content_key(text: str) -> str:
+    """The digest two texts share when they differ only in whitespace and line ends."""
+    lines = [" ".join(line.split()) for line in normalise_text(text).split("\n")]
+    canonical = "\n".join(line for line in lines if line)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def amp_glob(glob: str, directory: str) -> str:
+    """An Amp ``globs:`` entry relative to the project root.
+
+    Args:
+        glob: The entry as written.
+        directory: The declaring file's directory relative to the root (``""`` for the root).
+
+    Returns:
+        ``./x`` / ``../x`` joined to ``directory``; anything else with an implicit ``**/`` ahead.
+    """
+    glob = glob.strip()
+    if glob.startswith(("./", "../")):
+        joined = posixpath.normpath(posixpath.join(directory, glob))
+        return joined.lstrip("/")
+    glob = glob.lstrip("/")
+    return glob if glob.startswith("**/") else "**/" + glob
+
 
 class Expander:
-    """Reads instruction files and expands their imports, including each file once."""
+    """Reads instruction files and expands their imports, including each text once."""
 
     def __init__(
         self, config: RuleweaveConfig, ctx: DiscoveryContext, seen: frozenset[str] = frozenset()
@@ -47,24 +101,55 @@ class Expander:
         self.seen: set[str] = set(seen)
         self.root = normalise(config.root)
         self.home = normalise(config.user_home)
+        self.merged: list[tuple[str, str, str]] = []  # (path, display path, kept display path)
+        self.scoped: list[ScopedFile] = []
+        self._kept: dict[str, str] = {}  # content key -> display path of the file that kept it
         self._import_bytes = 0
+        self._imports = True
+        self._base = self.root
 
     def display(self, path: Path, level: Level) -> str:
         """``path`` relative to the project root, ``~/…`` under home, else absolute."""
         shown = display(normalise(path), self.root, self.home, home_first=level == "user")
         return neutralise_tags(one_line_folded(shown))
 
-    def claim(self, real: str, text: str) -> bool:
-        """Record a file as included; False when it (or identical text) already was."""
-        digest = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-        if real in self.seen or digest in self.seen:
+    def claim(self, real: str, text: str, shown: str = "", keyed_dir: str = "", path: str = "") -> bool:
+        """Record a text as included; False when its file (or the same text) already was.
+
+        Args:
+            real: The file's real path.
+            text: Its text (frontmatter removed).
+            shown: Its display path, for ``merged``.
+            path: Its path, for ``merged`` (default: ``real``).
+            keyed_dir: For a file whose imports expand, the files they name: the same text
+                in another directory may name other files.
+        """
+        key = content_key(text)
+        if keyed_dir:
+            key += ":" + keyed_dir
+        if real in self.seen:
             return False
-        self.seen.update((real, digest))
+        if key in self.seen:
+            self.merged.append((path or real, shown, self._kept.get(key, "an earlier instruction file")))
+            return False
+        self.seen.update((real, key))
+        self._kept[key] = shown
         return True
 
-    def file(self, path: Path, level: Level) -> str | None:
-        """The processed body of an instruction file; None when absent, a repeat or empty."""
-        if not self.ctx.is_file(path, level):
+    def file(
+        self, path: Path, level: Level, *, imports: bool = True, base: Path | None = None,
+        checked: bool = False,
+    ) -> str | None:
+        """The processed body of an instruction file; None when absent, a repeat, scoped or empty.
+
+        Args:
+            path: The file.
+            level: Its tier (symlink policy, display).
+            imports: Its format expands ``@path`` imports.
+            base: Where its imports may lead (default: the project root).
+            checked: The caller has already checked that ``path`` may be read.
+        """
+        if not checked and not self.ctx.is_file(path, level):
             return None
         real = os.path.realpath(path)
         if real in self.seen:
@@ -72,14 +157,78 @@ class Expander:
         text = self.ctx.read(path)
         if text is None:
             return None
-        return self.body(path, real, normalise_text(text), level)
+        return self.body(path, real, normalise_text(text), level, imports=imports, base=base)
 
-    def body(self, path: Path, real: str, text: str, level: Level) -> str | None:
-        """Strip comments and expand imports of a top-level part; None for a repeat or empty."""
-        if not self.claim(real, text):
+    def body(
+        self, path: Path, real: str, text: str, level: Level, *, imports: bool = True,
+        base: Path | None = None,
+    ) -> str | None:
+        """Strip frontmatter and comments, expand imports of a top-level part.
+
+        Returns:
+            The body; None for a repeat, an empty text, or a ``globs:`` file (see ``scoped``).
+        """
+        text, globs = self._frontmatter(path, text)
+        if not text.strip():
+            return None  # nothing to say: never "the same text" as another empty file
+        shown = self.display(path, level)
+        keyed = self._targets(text, path) if imports and "@" in text else ""
+        if not self.claim(real, text, shown, keyed, str(path)):
             return None
         self._import_bytes = 0
-        return neutralise_tags(self.expand(text, path, level, 0, (real,))) or None
+        self._imports = imports
+        self._base = normalise(base) if base is not None else self.root
+        body = neutralise_tags(self.expand(text, path, level, 0, (real,))) or None
+        if body is not None and globs:
+            self._scope(path, shown, body, globs)
+            return None
+        return body
+
+    def _targets(self, text: str, path: Path) -> str:
+        """The real paths of the existing files ``text``'s imports name, joined (``""``: none).
+
+        Only the first ``_MAX_TARGETS`` tokens are looked at: a hostile file's thousands of
+        tokens cost no more ``stat`` calls.
+        """
+        targets: list[str] = []
+        looked = 0
+        for _, line, is_code in strip_comments(text):
+            if is_code or "@" not in line:
+                continue
+            for _, _, token in import_spans(line):
+                looked += 1
+                if looked > _MAX_TARGETS:
+                    return "|".join(targets)
+                home = token.startswith("~/")
+                target = (self.home / token[2:]) if home else (path.parent / token)
+                if os.path.isfile(target):
+                    targets.append(os.path.realpath(target))
+        return "|".join(targets)
+
+    def _frontmatter(self, path: Path, text: str) -> tuple[str, tuple[str, ...]]:
+        """``text`` without its frontmatter, and the frontmatter's ``globs``."""
+        if not text.startswith("---"):
+            return text, ()
+        parsed = parse_frontmatter(text)
+        if not parsed.present:
+            return text, ()
+        value = parsed.data.get("globs")
+        if value is not None and not isinstance(value, (str, list, tuple)):
+            self.ctx.warn(path, "frontmatter globs is not a glob or a list of globs; applied everywhere")
+            return parsed.body, ()
+        return parsed.body, as_globs(value)
+
+    def _scope(self, path: Path, shown: str, body: str, globs: tuple[str, ...]) -> None:
+        directory = normalise(path).parent
+        relative = directory.relative_to(self.root).as_posix() if is_within(directory, self.root) else ""
+        relative = "" if relative == "." else relative
+        rooted = tuple(dict.fromkeys(amp_glob(g, relative) for g in globs if g.strip()))
+        matchers = [compile_glob(g) for g in rooted]
+
+        def match(relative_path: str) -> bool:
+            return any(m(relative_path) for m in matchers)
+
+        self.scoped.append(ScopedFile(NestedFile(str(normalise(path)), shown, body), rooted, match))
 
     def expand(
         self, text: str, origin: Path, level: Level, depth: int, chain: tuple[str, ...]
@@ -87,66 +236,92 @@ class Expander:
         """``text`` without comments, each import's body placed after the line naming it."""
         out: list[str] = []
         for number, line, is_code in strip_comments(text):
-            out.append(escape_headers(line))
-            if is_code or "@" not in line:
+            if is_code or not self._imports or "@" not in line:
+                out.append(escape_headers(line))
                 continue
-            for token in import_tokens(line):
-                block = self._import(token, origin, level, depth + 1, chain, number)
+            blocks: list[str] = []
+            included: list[tuple[int, int, str]] = []
+            for start, end, token in import_spans(line):
+                block, outcome = self._import(token, origin, level, depth + 1, chain, number)
                 if block:
-                    out.append(block)
+                    blocks.append(block)
+                elif outcome == "included":
+                    included.append((start, end, token))
+            if included:
+                line = _mark_included(line, included)
+            if line.strip() or not included:
+                out.append(escape_headers(line))
+            out.extend(blocks)
         return "\n".join(out).strip("\n").rstrip()
 
-    def _allowed(self, target: Path, level: Level) -> bool:
+    def _allowed(self, token: str, target: Path) -> bool:
         if self.config.allow_outside_imports:
             return True
-        base = normalise(self.config.claude_dir) if level == "user" else self.root
         real = Path(os.path.realpath(target))
+        if token.startswith("~/"):  # Claude Code's documented home import
+            return is_within(target, self.home) and is_within(real, Path(os.path.realpath(self.home)))
+        base = self._base
         return is_within(target, base) and is_within(real, Path(os.path.realpath(base)))
 
     def _import(
         self, token: str, origin: Path, level: Level, depth: int, chain: tuple[str, ...], line: int
-    ) -> str | None:
-        if token == "~" or token.startswith("~/"):
+    ) -> tuple[str | None, Outcome]:
+        if token.startswith("~/"):
             target = normalise(self.home / token[2:])
         else:
             target = normalise(origin.parent / token)  # an absolute token replaces the base
-        explicit = path_like(token)
-        if not explicit and not target.is_file():
-            return None  # a bare @word naming no file is prose (a mention, a decorator)
+        if not path_like(token):
+            try:
+                if not target.is_file():
+                    return None, "text"  # a bare @word naming no file is prose (a mention, a scope)
+            except OSError:
+                return None, "text"
 
-        def warn(message: str) -> None:
+        def warn(message: str) -> tuple[None, Outcome]:
             self.ctx.warn(origin, f"import @{token}: {message}", line=line)
+            return None, "skipped"
 
-        if not self._allowed(target, level):
-            where = "the user's Claude directory" if level == "user" else "the project"
-            warn(f"{target} is outside {where}; refused (allow_outside_imports is off)")
-            return None
+        if not self._allowed(token, target):
+            where = "the project" if self._base == self.root else str(self._base)
+            return warn(f"{target} is outside {where}; refused (allow_outside_imports is off)")
         real = os.path.realpath(target)
         if real in chain:
-            warn("import cycle (" + " -> ".join(Path(p).name for p in (*chain, real)) + ")")
-            return None
+            return warn("import cycle (" + " -> ".join(Path(p).name for p in (*chain, real)) + ")")
         if real in self.seen:
-            return None
+            return None, "included"
         if depth > self.config.import_max_depth:
-            warn(f"imports nest deeper than {self.config.import_max_depth} levels; not expanded")
-            return None
+            return warn(f"imports nest deeper than {self.config.import_max_depth} levels; not expanded")
         if not os.path.isfile(real):
-            warn(f"{target} is not a file" if os.path.exists(real) else f"{target} does not exist")
-            return None
+            return warn(f"{target} is not a file" if os.path.exists(real) else f"{target} does not exist")
         if self._import_bytes >= self.config.max_file_bytes:
-            warn(f"imports of this file already exceed {self.config.max_file_bytes} bytes; skipped")
-            return None
+            return warn(f"imports of this file already exceed {self.config.max_file_bytes} bytes; skipped")
         result = read_text(target, self.config.max_file_bytes)
         if result.problem:
-            warn(f"{target} {result.problem}")
+            self.ctx.warn(origin, f"import @{token}: {target} {result.problem}", line=line)
         if result.text is None:
-            return None
-        text = normalise_text(result.text)
-        if not self.claim(real, text):
-            return None
+            return None, "skipped"
+        text, globs = self._frontmatter(target, normalise_text(result.text))
+        shown = self.display(target, level)
+        if not self.claim(real, text, shown, path=str(target)):
+            return None, "included"
         self._import_bytes += len(text.encode("utf-8"))
         body = self.expand(text, target, level, depth, (*chain, real))
         if not body:
-            return None
-        shown = self.display(target, level)
-        return f"[import: {shown}]\n{body}\n[end import: {shown}]"
+            return None, "skipped"
+        if globs:
+            self._scope(target, shown, neutralise_tags(body), globs)
+            return None, "skipped"
+        return f"[import: {shown}]\n{body}\n[end import: {shown}]", "expanded"
+
+
+def _mark_included(line: str, spans: list[tuple[int, int, str]]) -> str:
+    """``line`` with each already-included ``@path`` as ``path (already included)``; blank when
+    nothing but those tokens (and list or quote markers) is on it."""
+    rest = line
+    for start, end, _ in reversed(spans):
+        rest = rest[:start] + rest[end:]
+    if not rest.strip(" \t-*+>.,;:"):
+        return ""
+    for start, end, token in reversed(spans):
+        line = f"{line[:start]}{token} (already included){line[end:]}"
+    return line

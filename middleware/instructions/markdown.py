@@ -159,25 +159,37 @@ def strip_comments(text: str) -> list[tuple[int, str, bool]]:
     return out
 
 
-def import_tokens(line: str) -> list[str]:
-    """The ``@path`` tokens of a prose line, outside its code spans."""
+def import_spans(line: str) -> list[tuple[int, int, str]]:
+    """Each ``@path`` token of a prose line outside its code spans: ``(start, end, path)``.
+
+    ``start`` is the ``@``; ``end`` is past the path, trailing punctuation excluded.
+    """
     pieces: list[str] = []
     pos = 0
     for start, end in _code_spans(line):
         pieces += (line[pos:start], " " * (end - start))
         pos = end
     pieces.append(line[pos:])
-    tokens = []
+    spans = []
     for match in _IMPORT.finditer("".join(pieces)):
         token = match.group(1).rstrip(".,;:!?")
         if token:
-            tokens.append(token)
-    return tokens
+            spans.append((match.start(), match.start(1) + len(token), token))
+    return spans
+
+
+def import_tokens(line: str) -> list[str]:
+    """The ``@path`` tokens of a prose line, outside its code spans."""
+    return [token for _, _, token in import_spans(line)]
 
 
 def path_like(token: str) -> bool:
-    """Whether a token plainly names a file; a bare ``@word`` is an import only if it exists."""
-    return "/" in token or token.startswith("~") or _EXTENSION.search(token) is not None
+    """Whether a token plainly names a file: ``./``, ``../``, ``/`` or ``~/`` ahead, or an extension.
+
+    Anything else (``@alice``, ``@dataclass``, the npm scope ``@cline/llms``) is an
+    import only when that file exists, and otherwise plain text without a warning.
+    """
+    return token.startswith(("./", "../", "/", "~/")) or _EXTENSION.search(token) is not None
 
 
 def normalise_text(text: str) -> str:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
+from ruleweave.instructions.formats import FileFormat
 from ruleweave.rules import DiscoveryWarning
 
-InstructionLevel = Literal["user", "project", "rule"]
-"""Where a part of the blob came from: the user tier, the project walk, or a Claude rule."""
+InstructionLevel = Literal["user", "parent", "project", "rule"]
+"""Where a part of the blob came from: the user tier, a directory above the project root
+(Claude Code's upward walk), the project walk, or a Claude rule."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +99,10 @@ class InstructionBlob:
         seen: Real paths and content digests of every file included
             (imports too); ``NestedInstructions`` skips them.
         parts: Every part before the budget (``refit`` fits them again).
+        merged: ``(path, kept)`` for each file left out because ``kept`` (a display path)
+            carries the same text, whitespace and line endings aside (``scan`` says so).
+        scoped: Files with ``globs:`` frontmatter (Amp): not in the blob, sent on a matching touch.
+        formats: The instruction-file formats looked up in each directory (for nested lookups).
     """
 
     text: str
@@ -104,6 +111,28 @@ class InstructionBlob:
     warnings: tuple[DiscoveryWarning, ...]
     seen: frozenset[str] = field(default=frozenset(), repr=False)
     parts: tuple[Part, ...] = field(default=(), repr=False, compare=False)
+    merged: tuple[tuple[str, str], ...] = ()
+    scoped: tuple[ScopedFile, ...] = field(default=(), repr=False, compare=False)
+    formats: tuple[FileFormat, ...] = field(default=(), repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ScopedFile:
+    """An instruction file (or imported file) with ``globs:`` frontmatter, as Amp reads it.
+
+    It applies only when a touched path matches one of its globs: each glob is taken
+    relative to the project root with an implicit ``**/`` ahead, except one starting
+    with ``./`` or ``../``, which is relative to the file's own directory.
+
+    Attributes:
+        file: The file as a notice sends it.
+        globs: The globs, relative to the project root.
+        match: Whether a path relative to the project root matches any glob.
+    """
+
+    file: NestedFile
+    globs: tuple[str, ...]
+    match: Callable[[str], bool] = field(repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

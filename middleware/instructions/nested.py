@@ -9,10 +9,11 @@ from pathlib import Path
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.budget import cut_to_share
+from ruleweave.instructions.formats import plan, present
 from ruleweave.instructions.imports import Expander
-from ruleweave.instructions.model import InstructionBlob, NestedFile
+from ruleweave.instructions.model import InstructionBlob, NestedFile, ScopedFile
 from ruleweave.lru import LruCache
-from ruleweave.paths import is_within, normalise
+from ruleweave.paths import normalise
 from ruleweave.rules import DiscoveryWarning
 from ruleweave.tree import ProjectTree
 
@@ -22,7 +23,10 @@ CACHED_PARENTS = 16_384
 CACHED_DIRECTORIES = 4_096
 """Directories whose processed instruction files are remembered (least recently used forgotten)."""
 
-_NONE: tuple[NestedFile, ...] = ()
+_Found = tuple[tuple[NestedFile, ...], tuple[ScopedFile, ...]]
+"""A directory's files: those that always apply below it, and Amp's ``globs:`` files."""
+
+_NONE: _Found = ((), ())
 
 
 class NestedInstructions:
@@ -52,11 +56,17 @@ class NestedInstructions:
         self.tree = tree if tree is not None else ProjectTree(config)
         self._seen = blob.seen if blob is not None else frozenset()
         self._cwd = str(normalise(config.cwd))
-        self._names = frozenset(name for name in config.instruction_files if "/" not in name)
+        known = blob.formats if blob is not None and blob.formats else plan(config)
+        # Zed's ``.rules`` and the like are read in the project root only, never below it.
+        self._formats = tuple(f for f in known if not f.root_only)
+        names = [f.name for f in self._formats]
+        self._names = frozenset(name for name in names if "/" not in name)
         # ``.claude/CLAUDE.md`` and the like: the first component must be listed.
-        self._nested_heads = frozenset(n.split("/", 1)[0] for n in config.instruction_files if "/" in n)
-        self._cache: LruCache[str, tuple[NestedFile, ...]] = LruCache(CACHED_DIRECTORIES)
-        self._by_parent: LruCache[str, tuple[NestedFile, ...]] = LruCache(CACHED_PARENTS)
+        self._nested_heads = frozenset(n.split("/", 1)[0] for n in names if "/" in n)
+        self._root = str(normalise(config.root))
+        self._walk_scoped = blob.scoped if blob is not None else ()
+        self._cache: LruCache[str, _Found] = LruCache(CACHED_DIRECTORIES)
+        self._by_parent: LruCache[str, _Found] = LruCache(CACHED_PARENTS)
         # Keyed by content: a directory looked up again after eviction warns once.
         self._warnings: dict[DiscoveryWarning, None] = {}
         self._lock = threading.Lock()
@@ -73,7 +83,8 @@ class NestedInstructions:
         Only the directories between the project root and the path's parent
         are checked, outermost first; those on the root→cwd walk (already in
         the blob), ignored ones and those below them are skipped. The path
-        itself need not exist.
+        itself need not exist. A file with ``globs:`` frontmatter (Amp), on the
+        walk or below it, comes only when the path matches one of its globs.
 
         Args:
             abs_path: The touched path (a relative one is taken against cwd).
@@ -89,35 +100,56 @@ class NestedInstructions:
         if not isinstance(raw, str) or not raw or "\x00" in raw:
             return []
         path = os.path.normpath(raw if os.path.isabs(raw) else os.path.join(self._cwd, raw))
-        parent = os.path.dirname(path)
-        cached = self._by_parent.get(parent)
-        if cached is not None:
-            return list(cached)
-        found: list[NestedFile] = []
-        for directory in self.tree.chain(parent) or ():
-            found.extend(self._files_in(directory))
-        self._by_parent.setdefault(parent, tuple(found))
+        cached = self._for_parent(os.path.dirname(path))
+        found = list(cached[0])
+        candidates = (*self._walk_scoped, *cached[1]) if self._walk_scoped else cached[1]
+        if candidates and path.startswith(self._root + os.sep):
+            relative = path[len(self._root) + 1 :].replace(os.sep, "/")
+            found.extend(s.file for s in candidates if s.match(relative))
         return found
 
-    def _files_in(self, directory: str) -> tuple[NestedFile, ...]:
+    def _for_parent(self, parent: str) -> _Found:
+        """The files for a touched path in ``parent``: its chain's, each directory's read once."""
+        cached = self._by_parent.get(parent)
+        if cached is not None:
+            return cached
+        chain = self.tree.chain(parent)
+        if not chain:
+            return self._by_parent.setdefault(parent, _NONE)
+        if chain[-1] != parent:  # ignored or on the walk: the nearest directory that speaks
+            return self._by_parent.setdefault(parent, self._for_parent(chain[-1]))
+        # Built on the longest cached head of the chain (a first touch reads one new directory).
+        known = len(chain) - 1
+        found = _NONE
+        while known:
+            head = self._by_parent.get(chain[known - 1])
+            if head is not None:
+                found = head
+                break
+            known -= 1
+        for directory in chain[known:]:
+            files, scoped = self._files_in(directory)
+            if files or scoped:
+                found = (*found[0], *files), (*found[1], *scoped)
+            found = self._by_parent.setdefault(directory, found)
+        return found
+
+    def _files_in(self, directory: str) -> _Found:
+        listed = self.tree.names(directory)  # cached: most directories hold no instruction file
+        if self._names.isdisjoint(listed) and self._nested_heads.isdisjoint(listed):
+            return _NONE
         cached = self._cache.get(directory)
         if cached is not None:
             return cached
-        listed = self.tree.names(directory)
-        if not (self._names & listed) and not (self._nested_heads & listed):
-            return self._cache.setdefault(directory, _NONE)
-        return self._read(Path(directory))
+        return self._read(Path(directory), listed)
 
-    def _read(self, directory: Path) -> tuple[NestedFile, ...]:
+    def _read(self, directory: Path, listed: frozenset[str]) -> _Found:
         ctx = DiscoveryContext(self._config, walk=[directory])
         expander = Expander(self._config, ctx, self._seen)
         limit = self._config.instructions_max_bytes
         files: list[NestedFile] = []
-        for name in self._config.instruction_files:
-            path = normalise(directory / name)
-            if not is_within(path, directory) or path == directory:
-                continue
-            body = expander.file(path, "project")
+        for path, fmt in present(ctx, directory, self._formats, root_dir=False, listed=listed):
+            body = expander.file(path, "project", imports=fmt.imports, checked=True)
             if not body:
                 continue
             shown = expander.display(path, "project")
@@ -129,9 +161,10 @@ class NestedInstructions:
             text, dropped = cut if cut is not None else (b"", len(data))
             ctx.warn(path, f"over the {limit}-byte instruction cap; {dropped} bytes dropped")
             files.append(NestedFile(str(path), shown, text.decode("utf-8"), True, dropped))
-        result = tuple(files)
+        result = (tuple(files), tuple(expander.scoped))
         with self._lock:
             stored = self._cache.setdefault(str(directory), result)
             if stored is result:
                 self._warnings.update(dict.fromkeys(ctx.warnings))
         return stored
+

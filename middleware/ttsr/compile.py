@@ -188,7 +188,7 @@ def compile_rule(
         conditions=tuple(conditions),
         ast_patterns=patterns,
         ast_scope=ast_scope if patterns else (),
-        path_gate=glob_gate(rule.globs),
+        path_gate=glob_gate(rule.globs, bare_anywhere=False),
         mode=rule.interrupt_mode,
         repeat=parse_repeat(rule.repeat),
     )

@@ -222,7 +222,11 @@ def spellings(path: Path, root: Path) -> PathSpellings:
     return PathSpellings.of(path.as_posix(), str(root).rstrip("/") + "/")
 
 
-def glob_gate(globs: Iterable[str]) -> GlobIndex[int] | None:
-    """A matcher for ``globs`` (``None`` when there are none: no gate)."""
+def glob_gate(globs: Iterable[str], *, bare_anywhere: bool = True) -> GlobIndex[int] | None:
+    """A matcher for ``globs`` (``None`` when there are none: no gate).
+
+    ``bare_anywhere=False`` for a rule's own globs, which discovery wrote in the matcher's
+    reading (``discovery.placement.dialect_glob``); scope tokens keep ruleweave's reading.
+    """
     items = [(0, g) for g in globs if g]
-    return GlobIndex(items) if items else None
+    return GlobIndex(items, bare_anywhere=bare_anywhere) if items else None

@@ -80,4 +80,5 @@ def test_walk_reads_root_to_cwd(write_tree: WriteTree) -> None:
     found = run(root, cwd="pkg", only=claude.PROVIDER)
     assert [r.name for r in found.rules] == ["a", "pkg:a", "pkg:b"]
     assert named(found)["pkg:a"].content == "Pkg a."
-    assert named(found)["pkg:a"].globs == ("pkg/**/*.md",)
+    # Claude Code reads a bare `paths` glob against the folder's own directory (root dialect).
+    assert named(found)["pkg:a"].globs == ("pkg/*.md",)

@@ -34,7 +34,8 @@ def test_clinerules_directory_maps_paths_to_globs(write_tree: WriteTree) -> None
     assert rules["api"].globs == ("api/**/*.py", "api/*.toml")
     assert buckets(found) == {
         "api": Bucket.SCOPED,
-        "described": Bucket.RULEBOOK,
+        # Cline: `paths` is the only condition, so a description-only file is always on.
+        "described": Bucket.GENERIC,
         "general": Bucket.GENERIC,
     }
 

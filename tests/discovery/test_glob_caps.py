@@ -29,7 +29,7 @@ def test_brace_alternatives_count_towards_the_caps(write_tree: WriteTree) -> Non
     """``*.{a,b,c}`` counts three: with a cap of four, the second such glob is dropped."""
     root = write_tree({".cursor/rules/braces.mdc": _rule(["*.{a,b,c}", "*.{d,e}", "*.f"])})
     found = run(root, only=cursor.PROVIDER, max_globs_per_rule=4)
-    assert named(found)["braces"].globs == ("*.{a,b,c}",)
+    assert named(found)["braces"].globs == ("**/*.{a,b,c}",)  # Cursor: bare globs match anywhere
     assert any("has 6 globs" in w.message for w in found.warnings)
 
 
@@ -57,7 +57,7 @@ def test_rules_under_the_caps_are_untouched(write_tree: WriteTree) -> None:
     """A repository within the caps loads with no cap warning and every glob intact."""
     root = write_tree({".cursor/rules/small.mdc": _rule(["src/**/*.ts", "*.{md,mdx}"])})
     found = run(root, only=cursor.PROVIDER)
-    assert named(found)["small"].globs == ("src/**/*.ts", "*.{md,mdx}")
+    assert named(found)["small"].globs == ("src/**/*.ts", "**/*.{md,mdx}")
     assert not [w for w in found.warnings if "globs were dropped" in w.message]
 
 

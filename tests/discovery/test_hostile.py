@@ -353,9 +353,9 @@ def test_discovery_visits_only_known_rule_locations(
         listed.append(Path(os.fspath(path)))
         return real_listdir(path)
 
-    def read_text(path: Path, limit: int) -> Any:
-        read.append(path)
-        return reading.read_text(path, limit)
+    def read_text(path: Path | str, limit: int, **options: Any) -> Any:
+        read.append(Path(path))
+        return reading.read_text(path, limit, **options)
 
     monkeypatch.setattr(os, "scandir", scandir)
     monkeypatch.setattr(os, "listdir", listdir)

@@ -50,7 +50,8 @@ def test_file_match_pattern_list_and_snake_key(write_tree: WriteTree) -> None:
             ),
         }
     )
-    assert named(run(root, only=kiro.PROVIDER))["web"].globs == ("*.ts", "*.tsx")
+    # Kiro reads a bare fileMatchPattern as "anywhere" (issue #12 point 2).
+    assert named(run(root, only=kiro.PROVIDER))["web"].globs == ("**/*.ts", "**/*.tsx")
 
 
 def test_user_steering_is_read_first_and_project_wins(

@@ -37,8 +37,9 @@ def test_registry_order_is_by_priority_with_ties_in_registration_order() -> None
     """Providers run highest priority first; cursor precedes windsurf at equal priority."""
     ids = [p.id for p in ordered(PROVIDERS)]
     assert ids == [
-        "native", "plugins", "agents", "claude", "cursor", "windsurf",
-        "cline", "copilot", "continue", "kiro", "builtin",
+        "native", "plugins", "agents", "claude", "cursor", "windsurf", "trae",
+        "cline", "roo", "copilot", "continue", "kiro", "augment", "junie", "aiassistant",
+        "opencode", "builtin",
     ]
     priorities = [p.priority for p in ordered(PROVIDERS)]
     assert priorities == sorted(priorities, reverse=True)
@@ -186,7 +187,7 @@ def test_warnings_are_logged_not_printed(
     write_tree: WriteTree, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Warnings go to the ``ruleweave.discovery`` logger and never to stdout or stderr."""
-    root = write_tree({".cursor/rules/bad.mdc": "---\nglobs: *.md\n---\nBody."})
+    root = write_tree({".cursor/rules/bad.mdc": "---\nglobs: *.md\nnot a setting\n---\nBody."})
     with caplog.at_level(logging.WARNING, logger="ruleweave.discovery"):
         found = run(root)
     assert len(found.warnings) == 1

@@ -35,7 +35,7 @@ def test_all_four_triggers_map_to_buckets(write_tree: WriteTree) -> None:
         "decide": Bucket.RULEBOOK,
         "manual": Bucket.MANUAL,
     }
-    assert rules["glob"].globs == ("*.py", "tests/**/*.py")
+    assert rules["glob"].globs == ("**/*.py", "tests/**/*.py")  # Windsurf: a bare glob matches anywhere
     assert rules["glob"].description is None
     assert rules["decide"].globs == ()
     assert rules["decide"].description == "Use for migrations"

@@ -76,7 +76,7 @@ def test_relative_and_bad_inputs(write_tree: WriteTree) -> None:
 def test_bodies_are_processed(write_tree: WriteTree) -> None:
     """Nested files have comments stripped and imports expanded, like blob files."""
     root = write_tree(
-        {"pkg/AGENTS.md": "<!-- note -->\nUse @style.md\n`@style.md`", "pkg/style.md": "tabs"}
+        {"pkg/CLAUDE.md": "<!-- note -->\nUse @style.md\n`@style.md`", "pkg/style.md": "tabs"}
     )
     (found,) = NestedInstructions(config(root)).for_path(root / "pkg" / "x.py")
     assert found.body == (

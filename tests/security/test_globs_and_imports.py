@@ -49,7 +49,7 @@ def test_an_import_inside_an_indented_code_block_is_not_expanded(write_tree: Wri
         "And @prose.md.\n"
     )
     root = write_tree(
-        {"AGENTS.md": agents, "secret.md": "SECRET", "listed.md": "LISTED", "prose.md": "PROSE"}
+        {"CLAUDE.md": agents, "secret.md": "SECRET", "listed.md": "LISTED", "prose.md": "PROSE"}
     )
     blob = load(root).blob.text
     assert "SECRET" not in blob

@@ -16,7 +16,7 @@ from tests.security.helpers import load, write
 FILES = {
     ".cursor/rules/py.mdc": "---\nglobs: '**/*.py'\n---\nTyped Python.",
     ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\nBe brief.",
-    "AGENTS.md": "Project instructions.\n\n@../outside.md\n",
+    "CLAUDE.md": "Project instructions.\n\n@../outside.md\n",
 }
 
 

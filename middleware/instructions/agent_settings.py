@@ -1,0 +1,116 @@
+"""Instruction-file names that agents' own settings add: Codex's and Gemini CLI's.
+
+* Codex: ``project_doc_fallback_filenames`` in ``$CODEX_HOME/config.toml``
+  (default ``~/.codex``), names tried in a directory when it has neither
+  ``AGENTS.override.md`` nor ``AGENTS.md``.
+* Gemini CLI: ``context.fileName`` in ``<project>/.gemini/settings.json``, else
+  in ``~/.gemini/settings.json`` (project settings override the user's), a
+  string or a list of strings.
+
+A file that is not valid TOML / JSON, or a value of the wrong shape, is a
+warning naming the file; a name that is absolute, empty or climbs out of its
+directory (``..``) is dropped with a warning. Reads are bounded and go through
+the discovery context (symlink policy, no FIFOs).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.rules import Level
+
+_MAX_NAMES = 32
+"""Names taken from one setting (the rest are dropped with a warning)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentNames:
+    """Instruction-file names from agents' settings.
+
+    Attributes:
+        codex: Codex's ``project_doc_fallback_filenames``.
+        gemini: Gemini CLI's ``context.fileName`` names.
+    """
+
+    codex: tuple[str, ...] = ()
+    gemini: tuple[str, ...] = ()
+
+
+def read_agent_names(ctx: DiscoveryContext) -> AgentNames:
+    """Read Codex's and Gemini CLI's settings for the extra instruction-file names.
+
+    Args:
+        ctx: The discovery context (config, bounded reads, warnings).
+
+    Returns:
+        The names; problems are warnings on ``ctx``.
+    """
+    config = ctx.config
+    codex: tuple[str, ...] = ()
+    path = config.codex_dir / "config.toml"
+    text = _read(ctx, path, "user")
+    if text is not None:
+        try:
+            data: dict[str, Any] = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, RecursionError) as exc:
+            ctx.warn(path, f"is not valid TOML ({exc}); its project_doc_fallback_filenames are ignored")
+        else:
+            codex = _names(ctx, path, data.get("project_doc_fallback_filenames"),
+                           "project_doc_fallback_filenames")
+    gemini: tuple[str, ...] = ()
+    for settings, level in ((config.root / ".gemini" / "settings.json", "project"),
+                            (config.user_home / ".gemini" / "settings.json", "user")):
+        text = _read(ctx, settings, level)  # type: ignore[arg-type]
+        if text is None:
+            continue
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            ctx.warn(settings, f"is not valid JSON ({reason}); its context.fileName is ignored")
+            continue
+        context = data.get("context") if isinstance(data, dict) else None
+        value = context.get("fileName") if isinstance(context, dict) else None
+        if value is not None:
+            gemini = _names(ctx, settings, [value] if isinstance(value, str) else value, "context.fileName")
+            break  # project settings override the user's
+    return AgentNames(codex, gemini)
+
+
+def _read(ctx: DiscoveryContext, path: Path, level: Level) -> str | None:
+    if not ctx.is_file(path, level):
+        return None
+    return ctx.read(path)
+
+
+def _names(ctx: DiscoveryContext, path: Path, value: object, key: str) -> tuple[str, ...]:
+    """``value`` as file names; anything unusable is a warning naming ``path``."""
+    if value is None:
+        return ()
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        ctx.warn(path, f"{key} is not a list of file names; ignored")
+        return ()
+    names: list[str] = []
+    for item in value:
+        if not isinstance(item, str) or not _plain(item):
+            ctx.warn(path, f"{key} entry {item!r} is not a file name inside its directory; ignored")
+            continue
+        if len(names) == _MAX_NAMES:
+            ctx.warn(path, f"{key} names more than {_MAX_NAMES} files; the rest are ignored")
+            break
+        names.append(item.strip().replace("\\", "/"))
+    return tuple(dict.fromkeys(names))
+
+
+def _plain(name: str) -> bool:
+    """A relative file name that stays in its directory."""
+    name = name.strip().replace("\\", "/")
+    if not name or len(name) > 255 or "\x00" in name or name.startswith(("/", "~")) or ":" in name:
+        return False
+    return all(part not in ("", ".", "..") for part in name.split("/"))

@@ -1,0 +1,123 @@
+"""Codex's AGENTS.md: per-directory overrides, the user tier, fallback file names.
+
+Codex docs, "Custom instructions with AGENTS.md"
+(https://developers.openai.com/codex/guides/agents-md), "How Codex discovers guidance":
+"In your Codex home directory (defaults to ~/.codex, unless you set CODEX_HOME),
+Codex reads AGENTS.override.md if it exists. Otherwise, Codex reads AGENTS.md."
+"In each directory along the path, it checks for AGENTS.override.md, then
+AGENTS.md, then any fallback names in project_doc_fallback_filenames. Codex
+includes at most one file per directory."
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import WriteTree
+from tests.instructions.helpers import build, headers, messages
+
+
+def test_override_replaces_agents_md_in_its_directory(write_tree: WriteTree) -> None:
+    """``AGENTS.override.md`` is read instead of ``AGENTS.md`` in its own directory only."""
+    root = write_tree(
+        {
+            "AGENTS.md": "root agents",
+            "AGENTS.override.md": "root override",
+            "pkg/AGENTS.md": "pkg agents",
+        }
+    )
+    blob = build(root, "pkg")
+    assert headers(blob) == ["[file: AGENTS.override.md]", "[file: pkg/AGENTS.md]"]
+    assert "root agents" not in blob.text and "pkg agents" in blob.text
+
+
+def test_empty_override_does_not_hide_agents_md(write_tree: WriteTree) -> None:
+    """Codex takes the first non-empty file: an empty override leaves ``AGENTS.md`` in place."""
+    root = write_tree({"AGENTS.md": "root agents", "AGENTS.override.md": ""})
+    assert headers(build(root)) == ["[file: AGENTS.md]"]
+
+
+def test_user_tier_is_codex_home(write_tree: WriteTree, isolated_home: Path) -> None:
+    """``~/.codex/AGENTS.md`` joins the user tier; its override replaces it."""
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "AGENTS.md").write_text("codex user prefs")
+    root = write_tree({"AGENTS.md": "project"})
+    blob = build(root)
+    assert headers(blob) == ["[file: ~/.codex/AGENTS.md]", "[file: AGENTS.md]"]
+    assert blob.files[0].level == "user"
+    (codex / "AGENTS.override.md").write_text("codex user override")
+    blob = build(root)
+    assert headers(blob) == ["[file: ~/.codex/AGENTS.override.md]", "[file: AGENTS.md]"]
+    assert "codex user prefs" not in blob.text
+
+
+def test_codex_home_environment_variable(
+    write_tree: WriteTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``CODEX_HOME`` moves the user tier (and ``config.toml``)."""
+    custom = tmp_path / "codex-home"
+    custom.mkdir()
+    (custom / "AGENTS.md").write_text("from CODEX_HOME")
+    monkeypatch.setenv("CODEX_HOME", str(custom))
+    blob = build(write_tree({"AGENTS.md": "project"}))
+    assert blob.files[0].abs_path == str(custom / "AGENTS.md")
+    assert blob.text.index("from CODEX_HOME") < blob.text.index("project")
+
+
+def test_fallback_file_names_from_config_toml(write_tree: WriteTree, isolated_home: Path) -> None:
+    """``project_doc_fallback_filenames`` names are read where a directory has no AGENTS.md."""
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "config.toml").write_text('project_doc_fallback_filenames = ["TEAM_GUIDE.md", ".agents.md"]\n')
+    root = write_tree(
+        {
+            "TEAM_GUIDE.md": "root guide",
+            "pkg/AGENTS.md": "pkg agents",
+            "pkg/TEAM_GUIDE.md": "pkg guide, hidden by AGENTS.md",
+            "pkg/app/.agents.md": "app fallback",
+        }
+    )
+    blob = build(root, "pkg/app")
+    assert headers(blob) == ["[file: TEAM_GUIDE.md]", "[file: pkg/AGENTS.md]", "[file: pkg/app/.agents.md]"]
+    assert "hidden by AGENTS.md" not in blob.text
+    assert blob.warnings == ()
+
+
+def test_bad_config_toml_is_a_warning_naming_it(write_tree: WriteTree, isolated_home: Path) -> None:
+    """A config.toml that is not TOML is a warning naming the file; the blob is still built."""
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "config.toml").write_text("project_doc_fallback_filenames = [unterminated\n")
+    blob = build(write_tree({"AGENTS.md": "project"}))
+    assert "project" in blob.text
+    (warning,) = blob.warnings
+    assert warning.path == str(codex / "config.toml") and "not valid TOML" in warning.message
+
+
+def test_fallback_names_leaving_their_directory_are_refused(
+    write_tree: WriteTree, isolated_home: Path
+) -> None:
+    """A fallback name with ``..`` or an absolute path is dropped with a warning; others still apply."""
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "config.toml").write_text(
+        'project_doc_fallback_filenames = ["../secret.md", "/etc/passwd", 7, "GUIDE.md"]\n'
+    )
+    root = write_tree({"GUIDE.md": "guide"})
+    (root.parent / "secret.md").write_text("SECRET")
+    blob = build(root)
+    assert headers(blob) == ["[file: GUIDE.md]"] and "SECRET" not in blob.text
+    assert len([m for m in messages(blob) if "not a file name inside its directory" in m]) == 3
+
+
+def test_wrong_shape_is_a_warning(write_tree: WriteTree, isolated_home: Path) -> None:
+    """A fallback setting that is not a list is a warning naming the file."""
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "config.toml").write_text('project_doc_fallback_filenames = "GUIDE.md"\n')
+    blob = build(write_tree({"GUIDE.md": "guide"}))
+    assert "guide" not in blob.text
+    assert any("not a list of file names" in m for m in messages(blob))
