@@ -1,0 +1,70 @@
+"""The per-agent view: session-start files and bytes, rules attaching by path in the agent's semantics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ruleweave.errors import ConfigError
+from tests.lint.helpers import git_repo, of, run, write
+
+
+def test_codex_loads_the_agents_chain_root_to_cwd(tmp_path: Path) -> None:
+    """Codex reads AGENTS.md from the root down to cwd, one file per directory, override first."""
+    root = git_repo(tmp_path / "r", {
+        "AGENTS.md": "Root.\n",
+        "pkg/AGENTS.md": "Package.\n",
+        "pkg/AGENTS.override.md": "Override.\n",
+        "other/AGENTS.md": "Elsewhere.\n",
+    })
+    [view] = run(root / "pkg", "codex").views
+    shown = [(i.path, i.bytes) for i in view.session_start]
+    assert shown == [("AGENTS.md", 6), ("pkg/AGENTS.override.md", 10)]
+    assert view.session_bytes == 16
+
+
+def test_cursor_and_claude_attach_the_same_bare_glob_differently(tmp_path: Path) -> None:
+    """A bare '*.py' attaches Cursor's rule to every .py file, Claude's only to the root's."""
+    root = git_repo(tmp_path / "r", {
+        ".cursor/rules/py.mdc": "---\nglobs: '*.py'\n---\nCursor Python.\n",
+        ".claude/rules/py.md": "---\npaths: ['*.py']\n---\nClaude Python.\n",
+        ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\nAlways.\n",
+        ".cursor/rules/db.mdc": "---\ndescription: Database work\n---\nDB.\n",
+        "setup.py": "", "src/a.py": "", "src/b.py": "",
+    })
+    cursor, claude = run(root, "cursor", "claude").views
+    assert [(a.name, a.files) for a in cursor.by_path] == [("py", 3)]
+    assert [(a.name, a.files) for a in claude.by_path] == [("py", 1)]
+    assert [i.path for i in cursor.session_start] == [".cursor/rules/always.mdc"]
+    assert [name for name, _, _ in cursor.by_description] == ["db"]
+    assert cursor.agent.dialect == "anywhere" and claude.agent.dialect == "root"
+
+
+def test_ruleweave_view_is_the_session_prompt(tmp_path: Path) -> None:
+    """ruleweave's own view lists the instruction blob's files and the generic rules it renders."""
+    root = git_repo(tmp_path / "r", {
+        "AGENTS.md": "Agents text.\n",
+        ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\nAlways.\n",
+        ".cursor/rules/db.mdc": "---\ndescription: Database work\n---\nDB.\n",
+    })
+    [view] = run(root, "ruleweave").views
+    assert [(i.path, i.why) for i in view.session_start] == [
+        ("AGENTS.md", "instruction file"),
+        (".cursor/rules/always.mdc", "always"),
+        ("<domain-rules>", "rule listing"),
+    ]
+
+
+def test_user_tier_rules_are_not_linted(tmp_path: Path, isolated_home: Path) -> None:
+    """A user-tier rule applies to every project: its dead globs here are no finding."""
+    write(isolated_home, {".cursor/rules/mine.mdc": "---\nglobs: 'nowhere/**'\n---\nMine.\n"})
+    root = git_repo(tmp_path / "r", {"a.py": ""})
+    assert of(run(root), "dead-glob") == []
+
+
+def test_an_unknown_agent_is_a_config_error(tmp_path: Path) -> None:
+    """The library call names the agents it knows."""
+    root = git_repo(tmp_path / "r", {})
+    with pytest.raises(ConfigError, match="Unknown agent 'vim'; lint knows claude, codex"):
+        run(root, "vim")
