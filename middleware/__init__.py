@@ -17,43 +17,69 @@ imported from its module.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ruleweave.config import RuleweaveConfig
-from ruleweave.discovery import Discovery
-from ruleweave.errors import (
-    ArgumentTypeError,
-    ConfigError,
-    MissingDependencyError,
-    ReplayError,
-    RuleNotFound,
-    RuleweaveError,
-    SpecError,
-    StoreError,
-)
 from ruleweave.lazy import lazy_exports
-from ruleweave.notices import Injection, InjectionItem
-from ruleweave.pool import SessionPool
-from ruleweave.prompt_parts import BudgetReport, PromptParts
-from ruleweave.rule_uri import RuleDocument
-from ruleweave.rules import Bucket, DiscoveryWarning, Rule, SourceMeta
-from ruleweave.ruleset import RuleSet
-from ruleweave.session import RuleSession
-from ruleweave.store import MemoryStore, SessionStore, open_store
-from ruleweave.ttsr import TtsrHit
-from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 
+TYPE_CHECKING = False  # not typing's: the hook's fast path must not pay for importing typing
 if TYPE_CHECKING:
+    from ruleweave.config import RuleweaveConfig
+    from ruleweave.discovery import Discovery
+    from ruleweave.errors import (
+        ArgumentTypeError,
+        ConfigError,
+        MissingDependencyError,
+        ReplayError,
+        RuleNotFound,
+        RuleweaveError,
+        SpecError,
+        StoreError,
+    )
+    from ruleweave.notices import Injection, InjectionItem
+    from ruleweave.pool import SessionPool
+    from ruleweave.prompt_parts import BudgetReport, PromptParts
+    from ruleweave.rule_uri import RuleDocument
+    from ruleweave.rules import Bucket, DiscoveryWarning, Rule, SourceMeta
+    from ruleweave.ruleset import RuleSet
+    from ruleweave.session import RuleSession
     from ruleweave.steering import Decision, Refusal
-    from ruleweave.store import RedisStore, SQLiteStore
+    from ruleweave.store import MemoryStore, RedisStore, SessionStore, SQLiteStore, open_store
+    from ruleweave.ttsr import TtsrHit
+    from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 
-# Steering and the SQLite/Redis stores load on first use, so a hook process
-# that needs none of them does not pay for their imports.
+# Every export loads on first use: a Claude Code hook process answering from its
+# snapshot imports ``ruleweave`` without paying for pydantic, structlog or the rules.
 _LAZY: dict[str, str] = {
+    "ArgumentTypeError": "ruleweave.errors",
+    "Bucket": "ruleweave.rules",
+    "BudgetReport": "ruleweave.prompt_parts",
+    "ConfigError": "ruleweave.errors",
     "Decision": "ruleweave.steering",
-    "Refusal": "ruleweave.steering",
+    "Discovery": "ruleweave.discovery",
+    "DiscoveryWarning": "ruleweave.rules",
+    "Injection": "ruleweave.notices",
+    "InjectionItem": "ruleweave.notices",
+    "MemoryStore": "ruleweave.store",
+    "MissingDependencyError": "ruleweave.errors",
+    "PromptParts": "ruleweave.prompt_parts",
     "RedisStore": "ruleweave.store",
+    "Refusal": "ruleweave.steering",
+    "ReplayError": "ruleweave.errors",
+    "Rule": "ruleweave.rules",
+    "RuleDocument": "ruleweave.rule_uri",
+    "RuleNotFound": "ruleweave.errors",
+    "RuleSession": "ruleweave.session",
+    "RuleSet": "ruleweave.ruleset",
+    "RuleweaveConfig": "ruleweave.config",
+    "RuleweaveError": "ruleweave.errors",
     "SQLiteStore": "ruleweave.store",
+    "SessionPool": "ruleweave.pool",
+    "SessionStore": "ruleweave.store",
+    "SourceMeta": "ruleweave.rules",
+    "SpecError": "ruleweave.errors",
+    "StoreError": "ruleweave.errors",
+    "TtsrAction": "ruleweave.ttsr.route",
+    "TtsrHit": "ruleweave.ttsr",
+    "TtsrRoute": "ruleweave.ttsr.route",
+    "open_store": "ruleweave.store",
 }
 
 __all__ = [

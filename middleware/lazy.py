@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
-from collections.abc import Callable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: a hook process answering from its snapshot never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 
 def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], Any]:
@@ -24,7 +26,8 @@ def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], An
         module = exports.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
+        __import__(module)  # not importlib: a hook's fast path imports ruleweave without it
+        value = getattr(sys.modules[module], name)
         setattr(sys.modules[package], name, value)
         return value
 

@@ -8,13 +8,14 @@ bodies come from repositories, and none may drive the terminal.
 
 from __future__ import annotations
 
-import argparse
-import importlib
+import os
 import sys
-from collections.abc import Sequence
 
-from ruleweave.cli.common import UsageError, escaped_output
-from ruleweave.errors import ConfigError, StoreError
+TYPE_CHECKING = False  # not typing's: ``ruleweave hook claude-code`` must start without importing it
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
 
 COMMANDS: tuple[str, ...] = (
     "scan",
@@ -34,6 +35,9 @@ COMMANDS: tuple[str, ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="ruleweave",
         description="Discover a repository's coding-agent rules and weave them into sessions.",
@@ -57,9 +61,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         0 ok, 1 findings or failures, 2 usage or unreadable input.
     """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:2] == ["hook", "claude-code"] and not {"-h", "--help"} & set(arguments):
+        # A hook process runs per tool call: it skips the parser, which imports every subcommand.
+        from ruleweave.claude_code.command import run
+
+        code = run(arguments[2:])
+        if argv is None:  # the console script: skip interpreter teardown and SQLite's checkpoint on close
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+        return code
+    from ruleweave.cli.common import UsageError, escaped_output
+    from ruleweave.errors import ConfigError, StoreError
+
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     with escaped_output():

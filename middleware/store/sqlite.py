@@ -17,7 +17,6 @@ is used, and all expired ones are purged at most once a minute per store.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
 import sys
@@ -312,7 +311,7 @@ class SQLiteStore:
 
     async def aclaim(self, session_id: str, key: str) -> bool:
         """Async twin of ``claim``."""
-        return await asyncio.to_thread(self.claim, session_id, key)
+        return await _in_thread(self.claim, session_id, key)
 
     def claim_many(
         self,
@@ -360,7 +359,7 @@ class SQLiteStore:
         records: Sequence[str] = (),
     ) -> list[bool]:
         """Async twin of ``claim_many``."""
-        return await asyncio.to_thread(
+        return await _in_thread(
             lambda: self.claim_many(session_id, keys, call_id=call_id, records=records)
         )
 
@@ -391,7 +390,7 @@ class SQLiteStore:
 
     async def arelease(self, session_id: str, prefix: str = "") -> None:
         """Async twin of ``release``."""
-        await asyncio.to_thread(self.release, session_id, prefix)
+        await _in_thread(self.release, session_id, prefix)
 
     @staticmethod
     def _entries(conn: sqlite3.Connection, session_id: str, call_ids: Sequence[str]) -> LedgerEntries:
@@ -424,7 +423,7 @@ class SQLiteStore:
 
     async def aledger(self, session_id: str, call_ids: Sequence[str]) -> LedgerEntries:
         """Async twin of ``ledger``."""
-        return await asyncio.to_thread(self.ledger, session_id, call_ids)
+        return await _in_thread(self.ledger, session_id, call_ids)
 
     def forget_calls(self, session_id: str, call_ids: Sequence[str]) -> LedgerEntries:
         """Release exactly the keys ``call_ids`` hold and drop their entries.
@@ -451,7 +450,7 @@ class SQLiteStore:
 
     async def aforget_calls(self, session_id: str, call_ids: Sequence[str]) -> LedgerEntries:
         """Async twin of ``forget_calls``."""
-        return await asyncio.to_thread(self.forget_calls, session_id, call_ids)
+        return await _in_thread(self.forget_calls, session_id, call_ids)
 
     # -- values -------------------------------------------------------------------
 
@@ -470,7 +469,7 @@ class SQLiteStore:
 
     async def aget(self, session_id: str, key: str) -> str | None:
         """Async twin of ``get``."""
-        return await asyncio.to_thread(self.get, session_id, key)
+        return await _in_thread(self.get, session_id, key)
 
     def put(self, session_id: str, key: str, value: str) -> None:
         """Store ``value`` under ``key``.
@@ -482,7 +481,7 @@ class SQLiteStore:
 
     async def aput(self, session_id: str, key: str, value: str) -> None:
         """Async twin of ``put``."""
-        await asyncio.to_thread(self.put, session_id, key, value)
+        await _in_thread(self.put, session_id, key, value)
 
     def incr(self, session_id: str, key: str, amount: int = 1) -> int:
         """Add ``amount`` to the counter under ``key`` atomically (missing or not an integer: 0 first).
@@ -511,7 +510,7 @@ class SQLiteStore:
 
     async def aincr(self, session_id: str, key: str, amount: int = 1) -> int:
         """Async twin of ``incr``."""
-        return await asyncio.to_thread(self.incr, session_id, key, amount)
+        return await _in_thread(self.incr, session_id, key, amount)
 
     # -- lifetime -----------------------------------------------------------------
 
@@ -530,7 +529,7 @@ class SQLiteStore:
 
     async def aforget(self, session_id: str) -> None:
         """Async twin of ``forget``."""
-        await asyncio.to_thread(self.forget, session_id)
+        await _in_thread(self.forget, session_id)
 
     def close(self) -> None:
         """Close the connection (idempotent; a later call opens a new one)."""
@@ -542,7 +541,14 @@ class SQLiteStore:
 
     async def aclose(self) -> None:
         """Async twin of ``close``."""
-        await asyncio.to_thread(self.close)
+        await _in_thread(self.close)
+
+
+async def _in_thread(fn: Callable[..., T], /, *args: object) -> T:
+    """``asyncio.to_thread``, imported on first await: a hook process that never awaits skips asyncio."""
+    import asyncio
+
+    return await asyncio.to_thread(fn, *args)
 
 
 def _last_used(conn: sqlite3.Connection, session_id: str) -> tuple[float] | None:

@@ -1,0 +1,119 @@
+"""Claude Code hook start-up: the PostToolUse round trip of ``ruleweave hook claude-code``.
+
+A command hook is a new process per tool call. In paired rounds (each round
+runs every case once, so load on the machine hits all alike) this measures
+wall time and the child's CPU time (user + system) of:
+
+  (a) ``python -c pass`` — the floor;
+  (b) the hook with a warm snapshot: stdin JSON (a Read of a ``.py`` file in a
+      new session, so the notice is claimed and printed) in, JSON out;
+  (c) the hook with a cold snapshot: the same, the snapshot deleted first
+      (it loads the rules, answers, and writes the snapshot again);
+  (d) the full path as it was: ``--no-snapshot`` (import, load, answer).
+
+The project is a temporary one with Cursor and Copilot rules, its files dated
+a minute back (a snapshot is not written while its files change). Goals:
+warm ≤ 2× and cold ≤ 6× ``python -c pass``. Run: ``python benchmarks/bench_hook.py [rounds]``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
+
+FILES = {
+    ".cursor/rules/python.mdc": '---\nglobs: "**/*.py"\n---\nUse type hints everywhere.\n',
+    ".cursor/rules/general.mdc": "---\nalwaysApply: true\n---\nBe concise.\n",
+    ".cursor/rules/tests.mdc": '---\nglobs: "tests/**"\ndescription: Testing\n---\nUse pytest.\n',
+    ".github/instructions/ts.instructions.md": '---\napplyTo: "src/**/*.ts"\n---\nNo any.\n',
+    ".github/copilot-instructions.md": "Prefer small functions.\n",
+    "AGENTS.md": "# Agents\nRun make test.\n",
+    "src/app.py": "print('hi')\n",
+    "src/ui.ts": "export const x = 1;\n",
+}
+
+
+def make_project(base: Path) -> Path:
+    root = base / "project"
+    (root / ".git").mkdir(parents=True)
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    past = time.time() - 60
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, (past, past))
+    return root
+
+
+def timed(argv: list[str], data: bytes, env: dict[str, str]) -> tuple[float, float, bytes]:
+    """Wall ms, child CPU ms, stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(argv, input=data, capture_output=True, env=env, check=True)
+    wall = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return wall, cpu, done.stdout
+
+
+def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    with tempfile.TemporaryDirectory() as tmp:
+        root = make_project(Path(tmp))
+        state = Path(tmp) / "state"
+        env = {**os.environ, "RULEWEAVE_STATE_DIR": str(state)}
+        # An installed package has its bytecode compiled (pip does it); without it every hook
+        # process would compile ruleweave's modules again, which no real install pays.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        hook = [RULEWEAVE, "hook", "claude-code"]
+
+        def payload(session: str) -> bytes:
+            return json.dumps({
+                "session_id": session, "cwd": str(root), "hook_event_name": "PostToolUse",
+                "tool_name": "Read", "tool_input": {"file_path": str(root / "src/app.py")},
+                "tool_use_id": "toolu_1", "tool_response": {"type": "text"},
+            }).encode()
+
+        subprocess.run(hook, input=payload("warm-up"), env=env, check=True, capture_output=True)
+        snapshots = state / "snapshots"
+        assert snapshots.is_dir(), "no snapshot was written"
+        samples: dict[str, list[tuple[float, float]]] = {k: [] for k in ("pass", "warm", "cold", "full")}
+        outputs: dict[str, set[bytes]] = {k: set() for k in ("warm", "cold", "full")}
+        for i in range(rounds):
+            wall, cpu, _ = timed([sys.executable, "-c", "pass"], b"", env)
+            samples["pass"].append((wall, cpu))
+            for case, args in (("warm", []), ("cold", []), ("full", ["--no-snapshot"])):
+                if case == "cold":
+                    shutil.rmtree(snapshots)
+                wall, cpu, out = timed(hook + args, payload(f"{case}-{i}"), env)
+                samples[case].append((wall, cpu))
+                outputs[case].add(out)
+        answers = {o for outs in outputs.values() for o in outs}
+        assert len(answers) == 1, "the three paths answered differently"
+        print(f"PostToolUse hook round trip, median of {rounds} paired rounds (wall ms / CPU ms)")
+        base_wall = statistics.median(w for w, _ in samples["pass"])
+        base_cpu = statistics.median(c for _, c in samples["pass"])
+        labels = {
+            "pass": "(a) python -c pass", "warm": "(b) warm snapshot", "cold": "(c) cold snapshot",
+            "full": "(d) full path (--no-snapshot)",
+        }
+        for case, label in labels.items():
+            wall = statistics.median(w for w, _ in samples[case])
+            cpu = statistics.median(c for _, c in samples[case])
+            ratios = f"{wall / base_wall:5.2f}x   {cpu:7.1f} ms {cpu / base_cpu:5.2f}x"
+            print(f"  {label:32} {wall:7.1f} ms {ratios}")
+        print("  goals: warm <= 2x, cold <= 6x python -c pass; output byte-identical across (b), (c), (d)")
+
+
+if __name__ == "__main__":
+    main()

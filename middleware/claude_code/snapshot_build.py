@@ -1,0 +1,370 @@
+"""Writing the hook's snapshot: what the full path read, recorded while it answered.
+
+``answer_and_snapshot`` loads the rule set and answers the event as
+``ClaudeCodeHooks`` does, recording every file opened, directory listed and
+path looked at (an audit hook for ``open``/``os.listdir``/``os.scandir``,
+and ``os.stat``/``os.lstat`` wrapped while it runs), then writes what
+``snapshot`` needs next time. Files that Python's own imports read, the
+state directory and ruleweave's installation are not dependencies; ruleweave's
+own source files are (an upgrade rebuilds the snapshot).
+
+A snapshot whose dependencies changed in the last ``RACY_SECONDS`` is not
+written: a file rewritten twice within one timestamp tick, at the same size,
+would look unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import zlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from typing import TYPE_CHECKING, Any
+
+from ruleweave.claude_code.snapshot import FORMAT, dep_state, dir_path, read_json, snapshot_key, snapshot_path
+
+if TYPE_CHECKING:
+    from ruleweave.claude_code.handlers import ClaudeCodeHooks
+    from ruleweave.claude_code.hook_log import HookLog
+    from ruleweave.claude_code.options import HookOptions
+    from ruleweave.ruleset import RuleSet
+
+RACY_SECONDS = 2.0
+"""A dependency changed this recently makes the snapshot untrustworthy (not written)."""
+
+PREFILL_DIRS = 256
+"""Directories a new snapshot gets entries for up front (the rest on their first touch)."""
+
+_STRENGTH = {"s": 0, "l": 1, "r": 1}
+
+# The process's one audit hook (audit hooks cannot be removed) reports to the recorders
+# active now; a hook process records while it loads its rules, nothing else does.
+_ACTIVE: list[Recorder] = []
+_AUDIT_INSTALLED: list[bool] = []
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if not _ACTIVE or event not in ("open", "os.listdir", "os.scandir"):
+        return
+    for recorder in _ACTIVE:
+        recorder.note(args[0] if args else None, "r" if event == "open" else "l")
+
+
+class Recorder:
+    """The paths one phase of the full path depended on.
+
+    Args:
+        excluded: Path prefixes that are never dependencies (the interpreter, the state directory).
+    """
+
+    def __init__(self, excluded: tuple[str, ...]) -> None:
+        self.excluded = tuple(p.rstrip("/") + "/" for p in excluded if p)
+        self.paths: dict[str, str] = {}
+
+    def note(self, raw: Any, how: str) -> None:
+        """Record ``raw`` (a path-like) as read (``r``), listed (``l``) or looked at (``s``)."""
+        if raw is None or isinstance(raw, int):
+            return
+        try:
+            path = os.path.abspath(os.fsdecode(raw))
+        except (TypeError, ValueError):
+            return
+        if path.startswith(self.excluded) or path.endswith((".py", ".pyc", ".so")) or "__pycache__" in path:
+            return
+        if _STRENGTH[how] >= _STRENGTH[self.paths.get(path, "s")]:
+            self.paths[path] = how if path not in self.paths or how != "s" else self.paths[path]
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Within the block, record what is opened, listed and stat'ed."""
+        if not _AUDIT_INSTALLED:
+            sys.addaudithook(_audit)
+            _AUDIT_INSTALLED.append(True)
+        stat, lstat = os.stat, os.lstat
+
+        def wrap(original: Callable[..., os.stat_result]) -> Callable[..., os.stat_result]:
+            def recorded(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+                self.note(path, "s")
+                return original(path, *args, **kwargs)
+
+            return recorded
+
+        _ACTIVE.append(self)
+        os.stat, os.lstat = wrap(stat), wrap(lstat)
+        try:
+            yield
+        finally:
+            os.stat, os.lstat = stat, lstat
+            _ACTIVE.remove(self)
+
+    def deps(self, extra: Mapping[str, str] | None = None) -> list[list[Any]]:
+        """``[path, how, state]`` for every recorded path (and ``extra``), sorted."""
+        merged = dict(self.paths)
+        for path, how in (extra or {}).items():
+            if _STRENGTH[how] >= _STRENGTH[merged.get(path, "s")]:
+                merged[path] = how
+        return _deps(merged)
+
+
+def _deps(paths: Mapping[str, str]) -> list[list[Any]]:
+    """``[path, how, state now]`` for each path, sorted."""
+    return [[path, how, dep_state(path, how)] for path, how in sorted(paths.items())]
+
+
+def _prefill(
+    ruleset: RuleSet, excluded: tuple[str, ...], seen: Mapping[str, str]
+) -> dict[str, dict[str, str] | None]:
+    """Entries for the project's first ``PREFILL_DIRS`` directories (breadth first, ignored trees
+    skipped), so a first touch there is answered warm: for each, what its nested lookup read —
+    with what its ancestors' read (cached in this process by then) and ``seen`` (what this
+    process read before) — or ``None`` when nested rules or instructions speak there."""
+    tree = ruleset.nested.tree
+    root = str(ruleset.config.root)
+    out: dict[str, dict[str, str] | None] = {}
+    inherited: dict[str, dict[str, str]] = {}
+    queue = [root]
+    while queue and len(out) < PREFILL_DIRS:
+        directory = queue.pop(0)
+        recorder = Recorder(excluded)
+        with recorder.recording():
+            clean = _clean(ruleset, os.path.join(directory, "_"))
+            try:
+                with os.scandir(directory) as listing:
+                    children = sorted(e.name for e in listing if e.is_dir(follow_symlinks=False))
+            except OSError:
+                children = []
+        parent = inherited.get(os.path.dirname(directory), dict(seen))
+        inherited[directory] = {**parent, **recorder.paths}
+        out[directory] = inherited[directory] if clean else None
+        for name in children:
+            child = os.path.join(directory, name)
+            if name != ".git" and not tree.ignored(child):
+                queue.append(child)
+    return out
+
+
+def _excluded(state: str) -> tuple[str, ...]:
+    import ruleweave
+
+    package = os.path.dirname(os.path.abspath(ruleweave.__file__))
+    return (sys.prefix, sys.base_prefix, sys.exec_prefix, state, package, "/proc", "/dev", "/sys")
+
+
+def _own_sources() -> dict[str, str]:
+    """ruleweave's own source files: a changed or upgraded ruleweave rebuilds the snapshot."""
+    import ruleweave
+
+    out: dict[str, str] = {}
+    for directory, _dirs, files in os.walk(os.path.dirname(os.path.abspath(ruleweave.__file__))):
+        out.update({os.path.join(directory, f): "r" for f in files if f.endswith(".py")})
+    return out
+
+
+def _entries(ruleset: RuleSet) -> tuple[list[list[Any]], list[list[Any]]]:
+    """The scoped rules and the glob index as ``snapshot`` matches it.
+
+    Rules: ``[name, path, gated, notice part]`` in precedence order. Entries: one per
+    brace alternative, in ``GlobIndex``'s order (first insertion), as ``[glob, regex,
+    spelling mode, literal directory, [rule indexes], key kind, key]`` (the key: the file
+    name, suffix or prefix ``GlobIndex`` files it under); the mode says which spellings
+    ``GlobIndex`` tries: ``root`` (the relative path of a project-root file), ``rel``
+    (the relative path under the literal directory), ``any`` (relative, absolute) or
+    ``name`` (those and the bare file name).
+    """
+    from ruleweave.glob_shapes import alternatives, is_malformed, shape_of, translate
+    from ruleweave.notices import Match
+
+    notices = ruleset.notices
+    bare_anywhere = getattr(getattr(notices, "_index", None), "_bare_anywhere", True)
+    rules: list[list[Any]] = []
+    entries: dict[tuple[str, str], list[Any]] = {}
+    for index, rule in enumerate(ruleset.buckets.scoped):
+        match = Match("rule", rule.name, rule.path, "", None, rule.content, rule.source.provider)
+        gated = bool(rule.content_regex) or bool(getattr(rule, "exclude_globs", ()))
+        rules.append([rule.name, rule.path, gated, notices.render([match])])
+        for glob in rule.globs:
+            expanded = None if not glob or is_malformed(glob) else alternatives(glob)
+            for alternative in expanded or ():
+                entry = entries.get((glob, alternative))
+                if entry is None:
+                    shape = shape_of(alternative)
+                    if not bare_anywhere and shape.dir_mode != "everything" and "/" not in alternative:
+                        mode, directory = "root", ""
+                    elif (
+                        shape.dir_mode in ("generic", "under", "all_under", "child")
+                        and shape.directory
+                        and not shape.directory.startswith("/")
+                    ):
+                        mode, directory = "rel", shape.directory
+                    else:
+                        loose = "\\" in alternative or "/" not in alternative.lstrip("*/")
+                        mode, directory = ("name" if loose else "any"), ""
+                    entry = entries[(glob, alternative)] = [
+                        glob, translate(alternative), mode, directory, [], shape.key_kind, shape.key,
+                    ]
+                if index not in entry[4]:
+                    entry[4].append(index)
+    return rules, [e for e in entries.values() if e[1] is not None]
+
+
+def _clean(ruleset: RuleSet, path: str) -> bool:
+    """Whether no nested rule folder or instruction file speaks for files in ``path``'s directory."""
+    directory = os.path.dirname(path)
+    nested_rules = ruleset.notices.nested_rules
+    if nested_rules is not None and nested_rules.for_directory(directory):
+        return False
+    if ruleset.nested.for_path(path):
+        return False
+    names = ruleset.config.instruction_files
+    if names:
+        for parent in _chain(ruleset, directory):
+            if any(os.path.lexists(os.path.join(parent, name)) for name in names):
+                return False
+    return True
+
+
+def _chain(ruleset: RuleSet, directory: str) -> list[str]:
+    """The directories from the project root down to ``directory`` (none outside the project)."""
+    root = str(ruleset.config.root)
+    if directory != root and not directory.startswith(root.rstrip("/") + "/"):
+        return []
+    out = [root]
+    rest = directory[len(root):].strip("/")
+    for part in rest.split("/") if rest else []:
+        out.append(os.path.join(out[-1], part))
+    return out
+
+
+def answer_and_snapshot(
+    payload: Mapping[str, Any],
+    options: HookOptions,
+    log: HookLog,
+    state: str,
+    load: Callable[[], ClaudeCodeHooks],
+) -> dict[str, Any] | None:
+    """Answer with a freshly loaded rule set, and write the snapshot for the next events.
+
+    Args:
+        payload: The hook input.
+        options: The hook's options.
+        log: The hook log (snapshot write failures go there).
+        state: The state directory.
+        load: Loads the rule set and makes the ``ClaudeCodeHooks``.
+
+    Returns:
+        The answer, exactly as ``ClaudeCodeHooks.handle`` gives it.
+    """
+    excluded = _excluded(state)
+    loading, calling = Recorder(excluded), Recorder(excluded)
+    with loading.recording():
+        hooks = load()
+        ruleset = hooks.ruleset
+        steering = ruleset.steering.spec is not None
+        start = None if steering else hooks.handle(
+            {"hook_event_name": "SessionStart", "session_id": "ruleweave-snapshot", "source": "startup"}
+        )
+        rules, entries = _entries(ruleset)
+    with calling.recording():
+        result = hooks.handle(payload)
+        touched = _touched_dirs(hooks, payload)
+    try:
+        _write(hooks, payload, options, state, loading, calling, touched, steering, start, rules, entries)
+    except Exception as exc:  # a snapshot is an optimisation: never fail the answer for it
+        log.write("hook_error", hook_event="snapshot", error=f"{type(exc).__name__}: {exc}")
+    return result
+
+
+def _touched_dirs(hooks: ClaudeCodeHooks, payload: Mapping[str, Any]) -> dict[str, bool]:
+    """For a PostToolUse: each touched path's directory and whether it is clean (recorded as deps)."""
+    if payload.get("hook_event_name") != "PostToolUse":
+        return {}
+    ruleset = hooks.ruleset
+    tool, args = payload.get("tool_name"), payload.get("tool_input")
+    if not isinstance(tool, str) or not isinstance(args, dict):
+        return {}
+    out: dict[str, bool] = {}
+    for raw in ruleset.extractors.path_strings(tool, args, str(ruleset.config.cwd)):
+        path = ruleset.notices.in_project(raw)
+        out[os.path.dirname(path)] = _clean(ruleset, path)
+    return out
+
+
+def _write(
+    hooks: ClaudeCodeHooks,
+    payload: Mapping[str, Any],
+    options: HookOptions,
+    state: str,
+    loading: Recorder,
+    calling: Recorder,
+    touched: Mapping[str, bool],
+    steering: bool,
+    start: dict[str, Any] | None,
+    rules: list[list[Any]],
+    entries: list[list[Any]],
+) -> None:
+    ruleset = hooks.ruleset
+    config = ruleset.config
+    cwd = str(config.cwd)
+    key = snapshot_key(options, cwd)
+    path = snapshot_path(state, key)
+    racy = time.time_ns() - int(RACY_SECONDS * 1e9)
+    if any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in loading.deps()):
+        return  # ruleweave's own sources are exempt: they are code, not rules
+    deps = loading.deps(_own_sources())
+    fingerprint = f"{zlib.crc32(json.dumps(deps).encode('utf-8', 'surrogatepass')):08x}"
+    entries_dir = path[: -len(".json")]
+    found: dict[str, dict[str, str] | None] = {}
+    if fingerprint != (read_json(path) or {}).get("fingerprint"):
+        shutil.rmtree(entries_dir, ignore_errors=True)  # entries of another rule set
+        found = _prefill(ruleset, loading.excluded, calling.paths)
+    for directory, clean in touched.items():
+        found[directory] = dict(calling.paths) if clean else None
+    for directory, recorded in found.items():
+        target = dir_path(path, directory)
+        if recorded is None:
+            with suppress(OSError):
+                os.unlink(target)
+            continue
+        entry = _deps({**recorded, **{d: "l" for d in _chain(ruleset, directory)}})
+        if not any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in entry):
+            _atomic_json(target, {"dir": directory, "base": fingerprint, "deps": entry})
+    root = str(config.root)
+    data = {
+        "key": key,
+        "format": FORMAT,
+        "deps": deps,
+        "cwd": cwd,
+        "root_prefix": root.rstrip("/") + "/",
+        "real_root_prefix": os.path.realpath(root).rstrip("/") + "/",
+        "flags": {
+            "steering": steering,
+            "ttsr": bool(ruleset.ttsr.compiled),
+            "templates": bool(config.templates),
+        },
+        "notice_max_bytes": config.notice_max_bytes,
+        "session_start": start,
+        "rules": rules,
+        "entries": entries,
+        "fingerprint": fingerprint,
+    }
+    _atomic_json(path, data)
+
+
+def _atomic_json(path: str, data: Any) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a reader never sees half a file)."""
+    directory = os.path.dirname(path)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".snapshot-", suffix=".json", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
