@@ -108,8 +108,13 @@ class RuleweaveClaudeAgent:
     ) -> None:
         if config is not None and ruleset is not None:
             raise ConfigError("Give RuleweaveClaudeAgent a config or a ruleset, not both.")
-        self.ruleset = ruleset if ruleset is not None else RuleSet.load(config)
-        self.store: SessionStore = store if store is not None else self.ruleset.store
+        # A config is loaded once, by the handlers, in the shape they need (hook_config).
+        self._rules: RuleSet | RuleweaveConfig = (
+            ruleset if ruleset is not None else config if config is not None else RuleweaveConfig()
+        )
+        if store is None and ruleset is not None:
+            store = ruleset.store
+        self.store: SessionStore | None = store
         self.leave_out_native = leave_out_native
         self._handlers: dict[bool, ClaudeCodeHooks] = {}
         self._corrections: list[str] = []
@@ -126,7 +131,8 @@ class RuleweaveClaudeAgent:
         """
         found = self._handlers.get(leave_out_native)
         if found is None:
-            found = ClaudeCodeHooks(self.ruleset, store=self.store, leave_out_native=leave_out_native)
+            found = ClaudeCodeHooks(self._rules, store=self.store, leave_out_native=leave_out_native)
+            self.store = found.pool.store  # both handler sets share the first one's store
             self._handlers[leave_out_native] = found
         return found
 

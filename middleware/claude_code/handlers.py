@@ -9,7 +9,8 @@ exactly what the command hook prints (``None``: print nothing).
 event               answer
 ==================  =============================================================
 SessionStart        the prompt contribution as ``additionalContext``; ``compact``
-                    and ``clear`` re-arm the notices first (``compacted()``)
+                    and ``clear`` re-arm the notices first (``compacted()``); a
+                    ``resume`` answers only if the contribution changed since
 UserPromptSubmit    steering for the turn: its ``<steering>`` block
 PreToolUse          a steering refusal or an interrupting streamed rule matching
                     the complete input: ``permissionDecision: deny`` with the text
@@ -25,6 +26,7 @@ line in the hook log and no answer.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +35,7 @@ from ruleweave.claude_code.native import fit_context, hook_config
 from ruleweave.claude_code.paths import CLAUDE_CODE_EXTRACTORS
 
 if TYPE_CHECKING:
+    from ruleweave.config import RuleweaveConfig
     from ruleweave.notices import Injection
     from ruleweave.ruleset import RuleSet
     from ruleweave.session import RuleSession
@@ -54,9 +57,10 @@ class ClaudeCodeHooks:
     """One object answering Claude Code hook events (stdin JSON dict → stdout JSON dict or None).
 
     Args:
-        ruleset: The loaded rules. Unless ``leave_out_native`` is false it is loaded
-            again without what Claude Code reads itself (see ``native.hook_config``);
-            the hook budgets apply either way. Claude Code's ``Glob``, ``Grep`` and
+        ruleset: The loaded rules, or the configuration to load them from (which loads
+            them once). A rule set is loaded again without what Claude Code reads itself
+            unless ``leave_out_native`` is false (see ``native.hook_config``); the hook
+            budgets apply either way. Claude Code's ``Glob``, ``Grep`` and
             ``Bash`` path extractors are registered on it.
         store: Where sessions keep their state (default: the rule set's store). Give
             every process the same persistent store (``SQLiteStore``) so claims hold
@@ -69,16 +73,17 @@ class ClaudeCodeHooks:
 
     def __init__(
         self,
-        ruleset: RuleSet,
+        ruleset: RuleSet | RuleweaveConfig,
         *,
         store: SessionStore | None = None,
         leave_out_native: bool = True,
         log: HookLog | None = None,
     ) -> None:
-        config = hook_config(ruleset.config, leave_out_native=leave_out_native)
-        if config is not ruleset.config:
-            from ruleweave.ruleset import RuleSet
+        from ruleweave.ruleset import RuleSet
 
+        given = ruleset.config if isinstance(ruleset, RuleSet) else ruleset
+        config = hook_config(given, leave_out_native=leave_out_native)
+        if not isinstance(ruleset, RuleSet) or config is not ruleset.config:
             ruleset = RuleSet.load(config)
         for tool, extractor in CLAUDE_CODE_EXTRACTORS.items():
             ruleset.extractors.register(tool, extractor)
@@ -112,9 +117,16 @@ class ClaudeCodeHooks:
             if session is None:
                 return None
             if event == "SessionStart":
-                if payload.get("source") in ("compact", "clear"):
+                source = payload.get("source")
+                if source in ("compact", "clear"):
                     session.compacted()
-                return self._context(event, session.system_prompt())
+                text = self._fit(event, session.system_prompt())
+                try:
+                    first = session.store.claim(session.session_id, _start_key(text))
+                except Exception as exc:  # fail open: resending beats losing the rules
+                    self._error(payload, exc)
+                    first = True
+                return None if source == "resume" and not first else context(event, text) if text else None
             if event == "UserPromptSubmit":
                 prompt, turn_id = _text(payload, "prompt"), payload.get("prompt_id")
                 if isinstance(turn_id, str) and turn_id:
@@ -155,9 +167,16 @@ class ClaudeCodeHooks:
             if session is None:
                 return None
             if event == "SessionStart":
-                if payload.get("source") in ("compact", "clear"):
+                source = payload.get("source")
+                if source in ("compact", "clear"):
                     await session.acompacted()
-                return self._context(event, session.system_prompt())
+                text = self._fit(event, session.system_prompt())
+                try:
+                    first = await session.store.aclaim(session.session_id, _start_key(text))
+                except Exception as exc:
+                    self._error(payload, exc)
+                    first = True
+                return None if source == "resume" and not first else context(event, text) if text else None
             if event == "UserPromptSubmit":
                 prompt, turn_id = _text(payload, "prompt"), payload.get("prompt_id")
                 if isinstance(turn_id, str) and turn_id:
@@ -247,6 +266,14 @@ class ClaudeCodeHooks:
     def _error(self, payload: Any, exc: Exception) -> None:
         event = payload.get("hook_event_name") if isinstance(payload, Mapping) else None
         self.log.write("hook_error", hook_event=str(event), error=f"{type(exc).__name__}: {exc}")
+
+
+def _start_key(text: str) -> str:
+    """The store key saying this session was given this start context (a resumed one is not again).
+
+    It lives under ``inject:`` so that ``compacted()`` releases it with the notices.
+    """
+    return "inject:session-start:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def _text(payload: Mapping[str, Any], key: str) -> str:

@@ -173,9 +173,9 @@ def answer(payload: Mapping[str, Any], options: HookOptions) -> object:
         return MISS
     flags = data["flags"]
     if event == "SessionStart":
-        if flags["steering"] or payload.get("source") in ("compact", "clear"):
-            return MISS
-        return data["session_start"]
+        # Once per session, and it records in the store that the session got its start
+        # context (so that a resumed session is not given it twice): the full path's job.
+        return MISS
     if event in ("UserPromptSubmit", "PreToolUse"):
         return MISS if flags["steering"] or flags["ttsr"] else None
     if event == "Stop":

@@ -265,15 +265,12 @@ def answer_and_snapshot(
         hooks = load()
         ruleset = hooks.ruleset
         steering = ruleset.steering.spec is not None
-        start = None if steering else hooks.handle(
-            {"hook_event_name": "SessionStart", "session_id": "ruleweave-snapshot", "source": "startup"}
-        )
         rules, entries = _entries(ruleset)
     with calling.recording():
         result = hooks.handle(payload)
         touched = _touched_dirs(hooks, payload)
     try:
-        _write(hooks, payload, options, state, loading, calling, touched, steering, start, rules, entries)
+        _write(hooks, payload, options, state, loading, calling, touched, steering, rules, entries)
     except Exception as exc:  # a snapshot is an optimisation: never fail the answer for it
         log.write("hook_error", hook_event="snapshot", error=f"{type(exc).__name__}: {exc}")
     return result
@@ -303,7 +300,6 @@ def _write(
     calling: Recorder,
     touched: Mapping[str, bool],
     steering: bool,
-    start: dict[str, Any] | None,
     rules: list[list[Any]],
     entries: list[list[Any]],
 ) -> None:
@@ -347,7 +343,6 @@ def _write(
             "templates": bool(config.templates),
         },
         "notice_max_bytes": config.notice_max_bytes,
-        "session_start": start,
         "rules": rules,
         "entries": entries,
         "fingerprint": fingerprint,

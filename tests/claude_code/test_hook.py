@@ -100,6 +100,20 @@ def test_compact_rearms_notices(project: Path, run_hook: RunHook) -> None:
     assert "Use type hints" in context_of(run_hook(read_event(project, "src/app.py", "t3"))[1])
 
 
+def test_a_resumed_session_is_not_given_its_start_context_twice(project: Path, run_hook: RunHook) -> None:
+    """`claude --resume` fires SessionStart(resume) on a history that already holds the context.
+
+    The context comes again only when the rules changed meanwhile, or after a compaction.
+    """
+    first = context_of(run_hook(event(project, "SessionStart", source="startup"))[1])
+    assert "Be concise." in first
+    assert run_hook(event(project, "SessionStart", source="resume")) == (0, "", "")
+    assert run_hook(event(project, "SessionStart", source="resume", session="other")) != (0, "", "")
+    (project / ".cursor/rules/general.mdc").write_text("---\nalwaysApply: true\n---\nBe brief.\n")
+    assert "Be brief." in context_of(run_hook(event(project, "SessionStart", source="resume"))[1])
+    assert "Be brief." in context_of(run_hook(event(project, "SessionStart", source="compact"))[1])
+
+
 def test_bad_input_never_fails_the_agent(project: Path, run_hook: RunHook, state_dir: Path) -> None:
     """Malformed JSON, a JSON list, binary bytes and an unknown option all exit 0 with no output."""
     for payload in ("{not json", "[1, 2]", b"\xff\xfe\x00", ""):

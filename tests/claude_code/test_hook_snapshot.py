@@ -62,7 +62,6 @@ def fast(payload: dict[str, Any], state_dir: Path, monkeypatch: pytest.MonkeyPat
 
 
 EVENTS = [
-    ("SessionStart", {"source": "startup"}),
     ("UserPromptSubmit", {"prompt": "fix the build", "prompt_id": "p1"}),
     ("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "b1"}),
     ("Stop", {"last_assistant_message": "Done.", "stop_hook_active": False}),
