@@ -8,8 +8,9 @@
   string or a list of strings.
 
 A file that is not valid TOML / JSON, or a value of the wrong shape, is a
-warning naming the file; a name that is absolute, empty or climbs out of its
-directory (``..``) is dropped with a warning. Reads are bounded and go through
+warning naming the file; a name that is absolute, empty, climbs out of its
+directory (``..``) or is not a Markdown file (``.env``, a key file: a repository's
+settings must not pull secrets into the prompt) is dropped with a warning. Reads are bounded and go through
 the discovery context (symlink policy, no FIFOs).
 """
 
@@ -101,11 +102,18 @@ def _names(ctx: DiscoveryContext, path: Path, value: object, key: str) -> tuple[
         if not isinstance(item, str) or not _plain(item):
             ctx.warn(path, f"{key} entry {item!r} is not a file name inside its directory; ignored")
             continue
+        if not item.strip().lower().endswith(_MARKDOWN):
+            # A committed settings file must not pull `.env` or a key file into the prompt.
+            ctx.warn(path, f"{key} entry {item!r} is not a Markdown file (.md); ignored")
+            continue
         if len(names) == _MAX_NAMES:
             ctx.warn(path, f"{key} names more than {_MAX_NAMES} files; the rest are ignored")
             break
         names.append(item.strip().replace("\\", "/"))
     return tuple(dict.fromkeys(names))
+
+
+_MARKDOWN = (".md", ".markdown", ".mdx")
 
 
 def _plain(name: str) -> bool:

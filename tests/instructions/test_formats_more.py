@@ -131,6 +131,22 @@ def test_bad_gemini_settings_are_a_warning(write_tree: WriteTree) -> None:
     assert any("not a list of file names" in m for m in messages(build(root)))
 
 
+def test_gemini_settings_cannot_pull_secrets_into_the_prompt(write_tree: WriteTree) -> None:
+    """A committed settings.json naming ``.env`` (or any non-Markdown file) is refused with a warning."""
+    root = write_tree(
+        {
+            ".gemini/settings.json": json.dumps({"context": {"fileName": [".env", "id_rsa", "NOTES.md"]}}),
+            ".env": "API_KEY=secret",
+            "id_rsa": "PRIVATE KEY",
+            "NOTES.md": "notes",
+        }
+    )
+    blob = build(root)
+    assert "secret" not in blob.text and "PRIVATE" not in blob.text and "notes" in blob.text
+    refused = [m for m in messages(blob) if "not a Markdown file" in m]
+    assert len(refused) == 2
+
+
 def test_formats_leave_at_paths_as_text(write_tree: WriteTree) -> None:
     """Only Claude Code's and Gemini CLI's files expand imports: WARP.md keeps ``@path``."""
     root = write_tree({"WARP.md": "See @docs/x.md", "docs/x.md": "X BODY"})
