@@ -37,7 +37,6 @@ DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = (
     ".junie/guidelines.md",
     ".rules",
     ".augment-guidelines",
-    ".roorules",
 )
 """Instruction files read by default, in priority order; how each is read is
 ``ruleweave.instructions.formats``."""

@@ -9,6 +9,10 @@ has no meaning to it). A mode's folder is always applied when
 ``RuleweaveConfig.mode`` names that mode, else manual (``rule://`` only).
 Name: the path in ``.roo/rules/``; ``rules-<mode>/<path>`` for a mode's
 folder, so ``code``'s ``style`` and the shared ``style`` are two rules.
+
+The legacy single files are Roo's fallback, read at the project root only:
+``.roorules`` when ``.roo/rules/`` is missing or empty, ``.roorules-<mode>``
+(for Roo's built-in modes and the configured one) when ``.roo/rules-<mode>/`` is (https://docs.roocode.com/features/custom-instructions).
 """
 
 from __future__ import annotations
@@ -19,12 +23,15 @@ from typing import Any
 
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
-from ruleweave.discovery.rule_file import load_dir
+from ruleweave.discovery.rule_file import load_dir, load_file
 from ruleweave.rules import Level, Rule
 
 ID, PRIORITY = "roo", 40
 SUFFIXES = (".md", ".markdown", ".txt")
 MODE_PREFIX = "rules-"
+LEGACY = ".roorules"
+BUILT_IN_MODES = ("architect", "ask", "code", "debug", "orchestrator")
+"""Roo's built-in modes (https://docs.roocode.com/basic-usage/using-modes)."""
 
 
 def _always(_: dict[str, Any]) -> dict[str, Any]:
@@ -61,14 +68,45 @@ def _load_roo(ctx: DiscoveryContext, roo: Path, level: Level) -> list[Rule]:
     return rules
 
 
+def _legacy_modes(ctx: DiscoveryContext) -> list[str]:
+    """The modes whose ``.roorules-<mode>`` file is looked for: Roo's own and the configured one.
+
+    Probed by name rather than by listing the project root, which discovery never lists.
+    """
+    mode = ctx.config.mode
+    return sorted({*BUILT_IN_MODES, *([mode] if mode and "/" not in mode else [])})
+
+
+def _load_legacy(ctx: DiscoveryContext, root: Path, found: list[Rule]) -> list[Rule]:
+    """``.roorules`` and ``.roorules-<mode>`` where the matching ``.roo`` folder gave nothing."""
+    have = {rule.name.partition("/")[0] if rule.name.startswith(MODE_PREFIX) else "" for rule in found}
+    rules: list[Rule] = []
+    if "" not in have:
+        rules += load_file(
+            ctx, root / LEGACY, provider=ID, priority=PRIORITY, level="project", name=LEGACY, mapper=_always
+        )
+    for mode in _legacy_modes(ctx):
+        if MODE_PREFIX + mode not in have:
+            rules += load_file(
+                ctx, root / f"{LEGACY}-{mode}", provider=ID, priority=PRIORITY, level="project",
+                name=f"{LEGACY}-{mode}", mapper=_always if mode == ctx.config.mode else _manual,
+            )
+    return rules
+
+
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load Roo Code rules, user tier first."""
     if ctx.nested:
         return []
     rules = _load_roo(ctx, ctx.config.user_home / ".roo", "user")
     for directory in ctx.walk:
-        rules += _load_roo(ctx, directory / ".roo", "project")
+        found = _load_roo(ctx, directory / ".roo", "project")
+        if directory == ctx.config.root:
+            found += _load_legacy(ctx, directory, found)
+        rules += found
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "~/.roo/rules*, .roo/rules/, .roo/rules-<mode>/")
+PROVIDER = Provider(
+    ID, PRIORITY, load, "~/.roo/rules*, .roo/rules/, .roo/rules-<mode>/, else .roorules(-<mode>)"
+)

@@ -73,7 +73,6 @@ FORMATS: tuple[FileFormat, ...] = (
     FileFormat(".junie/guidelines.md", "JetBrains Junie", group="junie", root_only=True),
     FileFormat(".rules", "Zed", root_only=True),
     FileFormat(".augment-guidelines", "Augment", root_only=True),
-    FileFormat(".roorules", "Roo Code", root_only=True),
 )
 """Every instruction-file format ruleweave knows, in priority order."""
 

@@ -152,7 +152,7 @@ AGENTS: tuple[Agent, ...] = (
         first_only=True,
     ),
     Agent("junie", "JetBrains Junie", ("junie",), (".junie/guidelines.md", ".junie/AGENTS.md")),
-    Agent("roo", "Roo Code", ("roo",), (".roorules",)),
+    Agent("roo", "Roo Code", ("roo",)),
     Agent("cline", "Cline", ("cline",)),
     Agent("continue", "Continue", ("continue",)),
     Agent("kiro", "Kiro", ("kiro",)),

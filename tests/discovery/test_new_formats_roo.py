@@ -60,3 +60,19 @@ def test_global_rules_load_first_and_workspace_wins(write_tree: WriteTree, isola
     assert [s.level for s in rules["01-general"].shadowed] == ["user"]
     assert rules["rules-code/style"].source.level == "user"
     assert rules["rules-code/style"].always_apply is True
+
+
+# Same page: "Fallback Method: Single File (.roorules)" — "If .roo/rules/ doesn't exist or is empty,
+# Roo Code looks for a single .roorules file in the workspace root"; mode rules likewise fall back to
+# ".roorules-{modeSlug}".
+def test_roorules_files_are_the_fallback_of_empty_or_missing_folders(write_tree: WriteTree) -> None:
+    """``.roorules`` counts only without ``.roo/rules/`` files; ``.roorules-<mode>`` likewise per mode."""
+    legacy = {".roorules": "Legacy workspace rules.", ".roorules-code": "Legacy code.", "pkg/.roorules": "no"}
+    found = run(write_tree(legacy), only=roo.PROVIDER, mode="code")
+    assert buckets(found) == {".roorules": Bucket.GENERIC, ".roorules-code": Bucket.GENERIC}
+    assert named(found)[".roorules"].content.strip() == "Legacy workspace rules."
+    root = write_tree({**legacy, ".roo/rules/01-general.md": "Folder.", ".roo/rules-code/style.md": "Small."})
+    folders = {"01-general": Bucket.GENERIC, "rules-code/style": Bucket.MANUAL}
+    assert buckets(run(root, only=roo.PROVIDER)) == folders
+    (root / ".roo/rules/01-general.md").unlink()  # an empty folder falls back again
+    assert ".roorules" in buckets(run(root, only=roo.PROVIDER))

@@ -16,8 +16,7 @@ Junie docs (jetbrains.com/help/junie/customize-guidelines.html): ".junie/guideli
 Zed docs, "Rules" (zed.dev/docs/ai/rules): "Zed will look for a .rules file in the
 root of your project".
 Augment docs (docs.augmentcode.com/setup-augment/guidelines): ".augment-guidelines"
-at the workspace root. Roo Code docs (docs.roocode.com/features/custom-instructions):
-".roorules" in the workspace root. Goose docs (block.github.io/goose/docs/guides/
+at the workspace root. (Roo's ".roorules" is its rule provider's fallback: tests/discovery/test_new_formats_roo.py.) Goose docs (block.github.io/goose/docs/guides/
 using-goosehints): ".goosehints" in the project, global ~/.config/goose/.goosehints.
 Crush (github.com/charmbracelet/crush README): CRUSH.md in the working directory.
 """
@@ -35,7 +34,7 @@ from tests.instructions.helpers import build, config, headers, messages
 def test_every_new_root_format_is_read_in_priority_order(write_tree: WriteTree) -> None:
     """Each format at the root joins the blob once, in the documented priority order."""
     names = ["GEMINI.md", "WARP.md", "CRUSH.md", ".goosehints", ".junie/AGENTS.md",
-             ".rules", ".augment-guidelines", ".roorules"]
+             ".rules", ".augment-guidelines"]
     root = write_tree({name: f"text of {name}" for name in names})
     blob = build(root)
     assert headers(blob) == [f"[file: {name}]" for name in names]
@@ -51,8 +50,8 @@ def test_junie_takes_the_first_guidelines_source(write_tree: WriteTree) -> None:
 
 
 def test_root_only_formats_are_not_read_below_the_root(write_tree: WriteTree) -> None:
-    """Zed's .rules, Augment, Roo and Junie files count in the project root only."""
-    names = (".rules", ".augment-guidelines", ".roorules", ".junie/guidelines.md")
+    """Zed's .rules, Augment and Junie files count in the project root only."""
+    names = (".rules", ".augment-guidelines", ".junie/guidelines.md")
     nested = {f"pkg/{n}": "NESTED" for n in names}
     root = write_tree({**nested, "pkg/WARP.md": "pkg warp"})
     blob = build(root, "pkg")
