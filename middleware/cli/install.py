@@ -58,12 +58,21 @@ def register(subparsers: Any) -> None:
 
 
 def settings_path(args: argparse.Namespace) -> Path:
-    """The settings file the scope names."""
+    """The settings file the scope names.
+
+    Raises:
+        UsageError: A project or local settings file that links outside the project: a
+            cloned repository must not make the installer rewrite a file elsewhere.
+    """
     config = config_from(args)
     if args.scope == "user":
         return config.claude_dir / "settings.json"
     name = "settings.local.json" if args.scope == "local" else "settings.json"
-    return config.root / ".claude" / name
+    path = config.root / ".claude" / name
+    real, root = os.path.realpath(path), os.path.realpath(config.root)
+    if not real.startswith(root.rstrip(os.sep) + os.sep):
+        raise UsageError(f"{path} links outside the project (to {real}); nothing was changed.")
+    return path
 
 
 def read_settings(path: Path) -> tuple[str, Any]:

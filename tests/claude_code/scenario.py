@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tests.adapters.fixtures import SPEC
 from tests.claude_code.mock_messages import Reply, pause, reply, text, tool
 
 MODEL = "claude-sonnet-4-5"
@@ -31,23 +32,8 @@ FILES = {
     "NO-EVAL: never call eval() on input; parse it instead.\n",
     ".ruleweave/rules/no-hacks.md": "---\ncondition: '(?i)\\bquick hack\\b'\nscope: text\n---\n"
     "NO-HACKS: do not ship hacks; say what the proper fix is.\n",
-    ".ruleweave/skill.spec.yml": """\
-schema: skillspec/v0
-id: repo.care
-title: Careful repository work
-description: Keep the repository's files.
-routes:
-  - id: edit_in_place
-    label: Edit files in place
-    rank: 1
-rules:
-  - id: never_delete_files
-    when:
-      user_says_any: [clean up]
-    prefer: edit_in_place
-    forbid: [delete_file, rm_rf]
-    reason: Deleted files cannot be recovered by the agent.
-""",
+    # The adapter tests' spec, also forbidding the `rm -rf` Claude Code's Bash tool would run.
+    ".ruleweave/skill.spec.yml": SPEC.replace("forbid: [delete_file]", "forbid: [delete_file, rm_rf]"),
     "CLAUDE.md": "CLAUDE-MD: run the tests before you finish.\n",
     "src/app.py": "def main() -> None:\n    print('app')\n",
     "docs/guide.md": "# Guide\n",

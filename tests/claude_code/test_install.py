@@ -128,3 +128,21 @@ def test_absolute_spelling_replaces_the_bare_one(repo: Path) -> None:
     commands = ours(json.loads((repo / ".claude/settings.json").read_text()))
     assert all(len(c) == 1 and c[0].endswith("ruleweave hook claude-code") and c[0].startswith("/")
                for c in commands.values())
+
+
+def test_a_project_settings_file_linking_outside_is_refused(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cloned repository whose .claude/settings.json (or .claude) links elsewhere is never rewritten."""
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text('{"keep": true}\n')
+    (repo / ".claude").mkdir(exist_ok=True)
+    (repo / ".claude" / "settings.json").symlink_to(outside)
+    assert install(repo, "--project") == 2
+    assert "links outside the project" in capsys.readouterr().err
+    assert outside.read_text() == '{"keep": true}\n'
+    (repo / ".claude" / "settings.json").unlink()
+    (repo / ".claude").rmdir()
+    (repo / ".claude").symlink_to(tmp_path, target_is_directory=True)
+    assert install(repo, "--local") == 2
+    assert not (tmp_path / "settings.local.json").exists()
