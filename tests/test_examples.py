@@ -28,6 +28,10 @@ def test_demo() -> None:
     assert "call 2: read_file services/api/handlers.py -> python-style" in out
     assert "call 3: read_file services/api/store.py -> nothing new" in out
     assert "call 6: write_file db/migrations/0004_drop_legacy.sql -> sql-migrations" in out
+    last = out.rstrip().split("\n\n")[-1].splitlines()  # make demo ends with what to try next
+    assert last[0] == "What to try next:"
+    assert any(line.split()[:3] == [".venv/bin/ruleweave", "lint", "--cwd"] for line in last)
+    assert any(".venv/bin/ruleweave install claude-code --project" in line for line in last)
 
 
 def test_quickstart() -> None:
@@ -63,3 +67,35 @@ def test_framework_examples(name: str, tmp_path: Path) -> None:
     """The framework examples run offline with their scripted models."""
     out = run(name, "--event-log", str(tmp_path / "events.jsonl"))
     assert "[rule:" in out
+
+
+def test_claude_agent_sdk_example() -> None:
+    """The Agent SDK example shows the options ruleweave builds, a notice once, and a refusal."""
+    out = run("claude_agent_sdk_agent.py")
+    assert "hook events: PostToolUse, PreCompact, PreToolUse, Stop, UserPromptSubmit" in out
+    assert "session_id: 0c8f6f0e-5d2b-4c43-9a57-3d1f1b6a2e11" in out
+    assert "include_partial_messages: True" in out
+    assert "system_prompt: preset 'claude_code', append (" in out and "    | <generic-rules>" in out
+    notice = out.split("PostToolUse, Read services/api/handlers.py:\n", 1)[1].split("\nPostToolUse", 1)[0]
+    # .claude/rules (api-handlers) is Claude Code's own: left out
+    assert notice.splitlines() == ["    | [rule: python-style]", "    | [rule: api-design]"]
+    assert "PostToolUse, Read services/api/store.py: nothing new (once per session)" in out
+    assert "    permissionDecision: deny" in out and "matches rule `no-float-money`" in out
+    assert out == run("claude_agent_sdk_agent.py")  # deterministic, fixed session id included
+
+
+def test_claude_code_hooks_example() -> None:
+    """A dry run writes nothing, install is idempotent, and a notice comes once across hook processes."""
+    out = run("claude_code_hooks.py")
+    dry_run = out.split("$ ruleweave install claude-code --project\n", 1)[0]
+    assert "+++ $TMP/project/.claude/settings.json" in dry_run
+    assert '"command": "ruleweave hook claude-code"' in dry_run
+    assert "settings.json written: False" in dry_run
+    assert "Installed in $TMP/project/.claude/settings.json." in out
+    assert "hook events: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop" in out
+    assert "already installed in $TMP/project/.claude/settings.json; nothing changed." in out
+    assert "SessionStart: additionalContext, " in out and "starting '<generic-rules>'" in out
+    assert "PostToolUse Read src/app.ts: additionalContext, 4 lines, starting '[rule: typescript]'" in out
+    assert "PostToolUse Read src/app.ts again: no output (nothing new)" in out
+    assert "PreToolUse Write float(amount): deny — " in out and "`no-float-money`" in out
+    assert "Removed from $TMP/project/.claude/settings.json." in out

@@ -68,7 +68,9 @@ def check_reachability(sources: LintSources) -> list[Finding]:
         if warning.provider and path and path not in seen and not path.startswith("/"):
             seen.add(path)
             name = posixpath.basename(path).split(".", 1)[0]
-            findings += _ignored(sources, warning.provider, name, path, _frontmatter(sources, path))
+            findings += _ignored(
+                sources, warning.provider, name, path, _frontmatter(sources, path), loaded=False
+            )
     findings += _shadowed(sources)
     return findings
 
@@ -113,7 +115,8 @@ def _skips(ignore: Ignore, path: str, data: dict[str, object]) -> bool:
 
 
 def _ignored(
-    sources: LintSources, provider: str, name: str, path: str, data: dict[str, object]
+    sources: LintSources, provider: str, name: str, path: str, data: dict[str, object],
+    *, loaded: bool = True,
 ) -> list[Finding]:
     agents = readers(provider)
     if not agents:
@@ -129,7 +132,7 @@ def _ignored(
     return [Finding(
         "unreachable", "warning", path, line,
         f"{'; '.join(reasons)}: no agent that reads this format loads rule {name!r} "
-        "(only ruleweave sessions do).",
+        + ("(only ruleweave sessions do)." if loaded else "(and ruleweave sessions skip it too)."),
         agent=agents[0].id,
     )]
 

@@ -51,6 +51,7 @@ def test_copilot_exclude_agent_coding_agent_is_unreachable_for_the_coding_agent(
     })
     [finding] = of(run(root), "unreachable")
     assert (finding.path, finding.line) == (".github/instructions/a.instructions.md", 3)
+    assert finding.message.endswith("(and ruleweave sessions skip it too).")  # the provider dropped it
 
 
 def test_a_shadowed_rule_with_other_text_is_named(tmp_path: Path) -> None:

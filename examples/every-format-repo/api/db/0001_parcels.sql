@@ -1,0 +1,1 @@
+CREATE TABLE parcels (id BIGINT PRIMARY KEY, label TEXT NOT NULL);

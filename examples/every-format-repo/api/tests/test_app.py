@@ -1,0 +1,5 @@
+from api.app import health
+
+
+def test_health() -> None:
+    assert health() == {"status": "ok"}

@@ -1,0 +1,3 @@
+import { test } from "@playwright/test";
+
+test("tracks a parcel", async () => {});

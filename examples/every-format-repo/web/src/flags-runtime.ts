@@ -1,0 +1,3 @@
+export function featureFlag(name: string): boolean {
+  return name.length > 0;
+}

@@ -1,0 +1,1 @@
+export const flags = { newLabels: { owner: "web", remove: "2027-01-01" } };

@@ -1,0 +1,3 @@
+import { featureFlag } from "./flags-runtime";
+
+export const showNewLabels = featureFlag("newLabels");
