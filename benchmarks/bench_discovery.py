@@ -351,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for label, value, ok in goals:
         print(f"  {'ok  ' if ok else 'MISS'}  {label:<46} {value}")
+    fair_per_rule = large["fair"] / RULE_FILES * 1e6
+    print(f"\n  the fair baseline itself costs {fair_per_rule:.1f} µs per rule file here; "
+          f"{GOAL_FAIR}x of it is {fair_per_rule * GOAL_FAIR:.1f} µs")
     print(f"\nmedian of {args.runs} interleaved rounds (naive: {max(3, args.runs // 5)}), "
           f"python {sys.version.split()[0]}, libyaml C loader: {yaml.__with_libyaml__}")
     return 1 if args.check and not all(ok for _, _, ok in goals) else 0

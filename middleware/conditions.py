@@ -18,6 +18,7 @@ Two YAML accidents are repaired before compiling, each with a note:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import re2
@@ -86,6 +87,7 @@ def repair_pattern(pattern: str) -> tuple[str, tuple[str, ...]]:
     return text, tuple(notes)
 
 
+@lru_cache(maxsize=64)
 def compile_condition(pattern: str) -> tuple[Condition | None, str | None]:
     """Compile ``pattern`` with re2, honouring a leading ``(?i)``-style flag group.
 
@@ -97,7 +99,8 @@ def compile_condition(pattern: str) -> tuple[Condition | None, str | None]:
         pattern: The regex text from a rule.
 
     Returns:
-        ``(condition, None)`` or ``(None, reason)`` when re2 rejects it.
+        ``(condition, None)`` or ``(None, reason)`` when re2 rejects it (both immutable: a
+        bounded per-process cache keeps the latest, since many rules share a condition).
     """
     if not pattern:
         return None, "the pattern is empty"

@@ -271,12 +271,18 @@ def split(text: str) -> tuple[str | None, str]:
     first_break = text.find("\n")
     if first_break == -1 or text[:first_break].rstrip() != "---":
         return None, text.strip()
-    close = re.search(r"^---[ \t]*$", text[first_break + 1 :], flags=re.MULTILINE)
-    if close is None:
-        return None, text.strip()
-    block = text[first_break + 1 : first_break + 1 + close.start()]
-    body = text[first_break + 1 + close.end() :]
-    return block.rstrip("\n"), body.strip()
+    # The closing fence: a line of ``---`` and blanks (str.find, not a regex scan of the text).
+    at = first_break
+    while True:
+        at = text.find("\n---", at)
+        if at == -1:
+            return None, text.strip()
+        end = text.find("\n", at + 4)
+        end = len(text) if end == -1 else end
+        if not text[at + 4 : end].strip(" \t"):
+            break
+        at += 1
+    return text[first_break + 1 : at + 1].rstrip("\n"), text[end:].strip()
 
 
 def parse(text: str) -> Frontmatter:
@@ -330,6 +336,15 @@ def split_globs(value: str) -> list[str]:
 
     ``src/**/*.{ts,tsx}, *.md`` → ``["src/**/*.{ts,tsx}", "*.md"]``.
     """
+    if "," not in value:  # one glob: most values
+        item = value.strip().strip("'\"").strip()
+        return [item] if item else []
+    return list(_split_listed(value))
+
+
+@lru_cache(maxsize=1024)
+def _split_listed(value: str) -> tuple[str, ...]:
+    # A bounded per-process cache: a repository repeats a handful of glob lists in many files.
     out: list[str] = []
     depth = 0
     current: list[str] = []
@@ -344,7 +359,7 @@ def split_globs(value: str) -> list[str]:
         else:
             current.append(char)
     out.append("".join(current))
-    return [item.strip().strip("'\"").strip() for item in out if item.strip().strip("'\"").strip()]
+    return tuple(item.strip().strip("'\"").strip() for item in out if item.strip().strip("'\"").strip())
 
 
 def as_text(value: Any) -> str | None:
@@ -377,6 +392,8 @@ def as_globs(value: Any) -> tuple[str, ...]:
     """Globs from a YAML list or a comma-separated string (commas in braces kept)."""
     if value is None:
         return ()
+    if isinstance(value, str):  # the common case, without the list machinery
+        return tuple(dict.fromkeys(split_globs(value.strip())))
     items = value if isinstance(value, (list, tuple)) else [value]
     out: list[str] = []
     for item in _flat(items):
@@ -390,6 +407,9 @@ def as_strings(value: Any) -> tuple[str, ...]:
     """A string or a list of strings, each trimmed; nothing is split."""
     if value is None:
         return ()
+    if isinstance(value, str):  # the common case, without the list machinery
+        text = value.strip()
+        return (text,) if text else ()
     items = value if isinstance(value, (list, tuple)) else [value]
     out = [text for text in (as_text(item) for item in _flat(items)) if text]
     return tuple(out)

@@ -323,3 +323,70 @@ def test_yaml_1_1_booleans_stay_strings_on_the_flat_path() -> None:
     assert fm.simple_mapping("a: yes\nb: on\nc: off\nd: true\ne: False") == {
         "a": "yes", "b": "on", "c": "off", "d": True, "e": False,
     }
+
+
+def _split_reference(text: str) -> tuple[str | None, str]:
+    """``split`` as first written (a regex over the text after the opening fence)."""
+    import re
+
+    if not text.startswith("---"):
+        return None, text.strip()
+    first_break = text.find("\n")
+    if first_break == -1 or text[:first_break].rstrip() != "---":
+        return None, text.strip()
+    close = re.search(r"^---[ \t]*$", text[first_break + 1 :], flags=re.MULTILINE)
+    if close is None:
+        return None, text.strip()
+    block = text[first_break + 1 : first_break + 1 + close.start()]
+    return block.rstrip("\n"), text[first_break + 1 + close.end() :].strip()
+
+
+def _split_globs_reference(value: str) -> list[str]:
+    """``split_globs`` as first written: one pass over the characters, whatever the value."""
+    out: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for char in value:
+        if char in "{[":
+            depth += 1
+        elif char in "}]" and depth:
+            depth -= 1
+        if char == "," and depth == 0:
+            out.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    out.append("".join(current))
+    return [item.strip().strip("'\"").strip() for item in out if item.strip().strip("'\"").strip()]
+
+
+_FENCE_TEXTS = st.lists(
+    st.sampled_from(["---", "--- ", "---\t", "----", "a: b", "", "x---", " ---", "body", "\n"]), max_size=8
+).map("\n".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(_FENCE_TEXTS, documents(), st.text(max_size=40)))
+def test_split_agrees_with_its_first_version(text: str) -> None:
+    """The closing-fence search from the opening line's end finds what the sliced search found."""
+    text = text.replace("\r\n", "\n").removeprefix("\ufeff")
+    assert fm.split(text) == _split_reference(text)
+
+
+_GLOB_PIECES = st.sampled_from(["a", "*.ts", ",", " ", "{", "}", "[", "]", "'", '"', "**/", "x,y"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_GLOB_PIECES, max_size=10).map("".join))
+def test_split_globs_agrees_with_its_first_version(value: str) -> None:
+    """The one-glob shortcut and the cached comma split give what the character pass gave."""
+    assert fm.split_globs(value) == _split_globs_reference(value)
+    assert fm.split_globs(value) == _split_globs_reference(value)  # a second call, from the cache
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_GLOB_PIECES, max_size=10).map("".join))
+def test_a_string_reads_as_the_one_item_list_of_it(value: str) -> None:
+    """``as_globs`` and ``as_strings`` read a plain string as they read ``[string]``."""
+    assert fm.as_globs(value) == fm.as_globs([value])
+    assert fm.as_strings(value) == fm.as_strings([value])

@@ -8,14 +8,13 @@ and turns every problem, including a provider that raises, into a warning.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.glob_caps import cap_globs
-from ruleweave.discovery.placement import base_of, in_dialect, place, relative_dir
+from ruleweave.discovery.placement import in_dialect, place
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.registry import PROVIDERS, ordered
 from ruleweave.log import LibraryLogger
@@ -71,23 +70,14 @@ def _provider_winners(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
     return merged, losers
 
 
-def _placed(rules: list[Rule], ctx: DiscoveryContext, nested: str | None) -> list[Rule]:
+def _placed(rules: list[Rule], ctx: DiscoveryContext) -> list[Rule]:
     """Project rules named and rebased for the directory whose folder holds them (``placement``)."""
-    root = str(ctx.config.root)
-    walk = [str(d) for d in ctx.walk]
-    prefixes: dict[str, str] = {}  # a folder's files share their directory's prefix
     out: list[Rule] = []
     for rule in rules:
         if rule.source.level != "project" or rule.source.provider.startswith("plugins"):
             out.append(rule)
-            continue
-        prefix = nested
-        if prefix is None:
-            folder = os.path.dirname(rule.path)
-            prefix = prefixes.get(folder)
-            if prefix is None:
-                prefix = prefixes[folder] = base_of(rule.path, walk, root)
-        out.append(place(rule, prefix))
+        else:
+            out.append(place(rule, ctx.prefix_of(rule.path)))
     return out
 
 
@@ -113,20 +103,21 @@ def discover(
         The ``Discovery``; never raises for bad files or failing providers.
     """
     ctx = ctx if ctx is not None else DiscoveryContext(config)
-    nested = relative_dir(ctx.walk[0], config.root) if ctx.nested else None
     kept: dict[str, Rule] = {}
     order: list[str] = []
     shadowed: list[Rule] = []
     for provider in ordered(providers):
         if provider.id in config.disabled_providers:
             continue
-        ctx.provider = provider.id
+        ctx.provider, ctx.dialect, ctx.places = provider.id, provider.dialect, provider.places
         try:
-            loaded = in_dialect(provider.load(ctx), provider.dialect)
+            loaded = provider.load(ctx)
         except Exception as exc:
             ctx.warn("", f"provider {provider.id!r} failed: {exc.__class__.__name__}: {exc}")
             continue
-        winners, losers = _provider_winners(_placed(loaded, ctx, nested))
+        if not provider.places:  # its rules come as written: rewrite and place them now
+            loaded = _placed(in_dialect(loaded, provider.dialect), ctx)
+        winners, losers = _provider_winners(loaded)
         shadowed.extend(losers)
         for rule in winners:
             if rule.name in config.disabled_rules:
@@ -140,7 +131,7 @@ def discover(
                     update={"shadowed": (*best.shadowed, rule.source, *rule.shadowed)}
                 )
                 shadowed.append(rule)
-    ctx.provider = None
+    ctx.provider, ctx.places = None, False
     rules, cap_warnings = cap_globs(
         [kept[name] for name in order], config.max_globs_per_rule, config.max_globs_total
     )

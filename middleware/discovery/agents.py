@@ -35,4 +35,6 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, ".agent/rules, .agents/rules (cwd up to root), ~/.agent(s)")
+PROVIDER = Provider(
+    ID, PRIORITY, load, ".agent/rules, .agents/rules (cwd up to root), ~/.agent(s)", places=True,
+)

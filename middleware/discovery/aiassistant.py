@@ -56,4 +56,4 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, ".aiassistant/rules/*.md (apply:)", dialect="anywhere")
+PROVIDER = Provider(ID, PRIORITY, load, ".aiassistant/rules/*.md (apply:)", dialect="anywhere", places=True)

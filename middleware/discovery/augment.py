@@ -52,4 +52,4 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "~/.augment/rules, .augment/rules/**/*.md (type:)")
+PROVIDER = Provider(ID, PRIORITY, load, "~/.augment/rules, .augment/rules/**/*.md (type:)", places=True)

@@ -33,7 +33,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "rules shipped with ruleweave")
+PROVIDER = Provider(ID, PRIORITY, load, "rules shipped with ruleweave", places=True)
 
 
 def builtin_names() -> tuple[str, ...]:

@@ -42,4 +42,6 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "$CLAUDE_CONFIG_DIR/rules, .claude/rules/**/*.md", dialect="root")
+PROVIDER = Provider(
+    ID, PRIORITY, load, "$CLAUDE_CONFIG_DIR/rules, .claude/rules/**/*.md", dialect="root", places=True,
+)

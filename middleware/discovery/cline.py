@@ -73,5 +73,5 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
 
 PROVIDER = Provider(
     ID, PRIORITY, load, "~/Documents/Cline/Rules, nearest .clinerules (file or directory), .cline/rules",
-    dialect="root",
+    dialect="root", places=True,
 )

@@ -16,9 +16,11 @@ import os
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from ruleweave.config import RuleweaveConfig
+from ruleweave.discovery.placement import GlobDialect, base_of, relative_dir
 from ruleweave.paths import RealPaths, is_within, normalise, real_path, walk_down
 from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning, Level
@@ -39,6 +41,9 @@ class DiscoveryContext:
         provider: The id of the provider currently loading (for warnings).
         nested: Loading the rule folders of one directory below the walk (on a tool
             call's first touch): providers skip the user tier, plugins and built-ins.
+        dialect: The current provider's glob dialect (``placement.dialect_glob``).
+        places: ``rule_file`` writes globs in the matcher's reading and places project rules
+            as it builds them (the current provider's ``Provider.places``).
     """
 
     config: RuleweaveConfig
@@ -46,6 +51,9 @@ class DiscoveryContext:
     warnings: list[DiscoveryWarning] = field(default_factory=list)
     provider: str | None = None
     nested: bool = False
+    dialect: GlobDialect = "anywhere"
+    places: bool = False
+    _prefixes: dict[str, str] = field(default_factory=dict, repr=False)
     _taken: set[tuple[str | None, int, int]] = field(default_factory=set, repr=False)
     _verdicts: dict[tuple[str, Level], bool] = field(default_factory=dict, repr=False)
     _bases: dict[Level, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
@@ -76,6 +84,24 @@ class DiscoveryContext:
             return False
         self._taken.add(key)
         return True
+
+    @cached_property
+    def _walk_spelled(self) -> list[str]:
+        return [os.fspath(directory) for directory in self.walk]
+
+    def prefix_of(self, path: str) -> str:
+        """Where the project rule file ``path`` is placed: the directory of the walk (relative to
+        the project root, '' for the root) whose rule folder holds it (``placement``)."""
+        folder = path.rpartition(os.sep)[0]
+        prefix = self._prefixes.get(folder)  # a folder's files share their directory's prefix
+        if prefix is None:
+            root = os.fspath(self.config.root)
+            if self.nested:
+                prefix = relative_dir(self.walk[0], root)
+            else:
+                prefix = base_of(path, self._walk_spelled, root)
+            self._prefixes[folder] = prefix
+        return prefix
 
     def warn(self, path: Path | str, message: str, line: int | None = None) -> None:
         """Record a warning naming ``path``."""

@@ -73,4 +73,4 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "~/.continue/rules, .continue/rules/*.md, rules.md")
+PROVIDER = Provider(ID, PRIORITY, load, "~/.continue/rules, .continue/rules/*.md, rules.md", places=True)

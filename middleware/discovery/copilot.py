@@ -63,5 +63,6 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
 
 
 PROVIDER = Provider(
-    ID, PRIORITY, load, ".github/copilot-instructions.md, .github/instructions/", dialect="root"
+    ID, PRIORITY, load, ".github/copilot-instructions.md, .github/instructions/", dialect="root",
+    places=True,
 )

@@ -55,4 +55,6 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "~/.cursor/rules, .cursor/rules/**/*.{mdc,md}, .cursorrules")
+PROVIDER = Provider(
+    ID, PRIORITY, load, "~/.cursor/rules, .cursor/rules/**/*.{mdc,md}, .cursorrules", places=True,
+)

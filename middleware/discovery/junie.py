@@ -47,4 +47,4 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, ".junie/guidelines/**/*.md")
+PROVIDER = Provider(ID, PRIORITY, load, ".junie/guidelines/**/*.md", places=True)

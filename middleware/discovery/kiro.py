@@ -116,4 +116,4 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "~/.kiro/steering, .kiro/steering/*.md")
+PROVIDER = Provider(ID, PRIORITY, load, "~/.kiro/steering, .kiro/steering/*.md", places=True)

@@ -39,4 +39,4 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, ".ruleweave/rules/**, $RULEWEAVE_HOME/rules, RULES.md")
+PROVIDER = Provider(ID, PRIORITY, load, ".ruleweave/rules/**, $RULEWEAVE_HOME/rules, RULES.md", places=True)

@@ -210,4 +210,6 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, "instructions of opencode.json(c), .opencode/opencode.json(c)")
+PROVIDER = Provider(
+    ID, PRIORITY, load, "instructions of opencode.json(c), .opencode/opencode.json(c)", places=True,
+)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from wcmatch import glob as wcglob
@@ -81,7 +82,36 @@ def rebase_glob(pattern: str, prefix: str) -> str:
     if not prefix or pattern.startswith("/"):
         return pattern
     body = pattern[2:] if pattern.startswith("./") else pattern
-    return f"{wcglob.escape(prefix)}/{body}"
+    return f"{_escaped(prefix)}/{body}"
+
+
+@lru_cache(maxsize=256)
+def _escaped(prefix: str) -> str:
+    # A bounded per-process cache: a folder's rules (and every load) share one prefix.
+    return wcglob.escape(prefix)
+
+
+def written(globs: Sequence[str], dialect: GlobDialect, prefix: str) -> tuple[str, ...]:
+    """``globs`` as the matcher reads them (``dialect_glob``), rebased onto ``prefix`` (``rebase_glob``).
+
+    Args:
+        globs: The globs as the rule file wrote them.
+        dialect: The agent's dialect.
+        prefix: The rule folder's directory relative to the project root ('' for none).
+
+    Returns:
+        The globs a placed rule carries.
+    """
+    if not globs:
+        return ()
+    if not prefix:
+        return tuple(dialect_glob(g, dialect) for g in globs)
+    return tuple(rebase_glob(dialect_glob(g, dialect), prefix) for g in globs)
+
+
+def placed_name(name: str, prefix: str) -> str:
+    """A rule's name once placed in the directory ``prefix`` (``apps/web:testing``; unchanged at the root)."""
+    return f"{prefix}{SEPARATOR}{name}" if prefix else name
 
 
 def place(rule: Rule, prefix: str) -> Rule:
@@ -90,7 +120,7 @@ def place(rule: Rule, prefix: str) -> Rule:
         return rule
     return rule.model_copy(
         update={
-            "name": f"{prefix}{SEPARATOR}{rule.name}",
+            "name": placed_name(rule.name, prefix),
             "globs": tuple(rebase_glob(g, prefix) for g in rule.globs),
             "exclude_globs": tuple(rebase_glob(g, prefix) for g in rule.exclude_globs),
             "base": prefix,

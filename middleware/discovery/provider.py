@@ -25,6 +25,9 @@ class Provider:
         dialect: How its agent reads a glob without ``/`` (``placement.dialect_glob``):
             ``anywhere`` (a file name at any depth, ruleweave's own reading) or ``root``
             (files at the top of the project, or of the rule folder's directory).
+        places: Its loader builds every rule through ``rule_file``, which writes the globs in
+            the matcher's reading and places the rule (``placement``) as it builds it, one
+            ``Rule`` each; other loaders' rules are rewritten after they return.
     """
 
     id: str
@@ -32,3 +35,4 @@ class Provider:
     load: Loader = field(repr=False)
     summary: str = ""
     dialect: GlobDialect = "anywhere"
+    places: bool = False

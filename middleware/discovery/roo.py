@@ -60,11 +60,11 @@ def _load_roo(ctx: DiscoveryContext, roo: Path, level: Level) -> list[Rule]:
         suffixes=SUFFIXES, mapper=_always, stem_suffixes=SUFFIXES,
     )
     for mode, folder in _mode_folders(ctx, roo, level):
-        found = load_dir(
+        rules += load_dir(
             ctx, folder, provider=ID, priority=PRIORITY, level=level, suffixes=SUFFIXES,
             mapper=_always if mode == ctx.config.mode else _manual, stem_suffixes=SUFFIXES,
+            name_prefix=f"{folder.name}/",
         )
-        rules += [rule.model_copy(update={"name": f"{folder.name}/{rule.name}"}) for rule in found]
     return rules
 
 
@@ -108,5 +108,6 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
 
 
 PROVIDER = Provider(
-    ID, PRIORITY, load, "~/.roo/rules*, .roo/rules/, .roo/rules-<mode>/, else .roorules(-<mode>)"
+    ID, PRIORITY, load, "~/.roo/rules*, .roo/rules/, .roo/rules-<mode>/, else .roorules(-<mode>)",
+    places=True,
 )

@@ -20,8 +20,9 @@ from typing import Any
 
 from ruleweave import frontmatter as fm
 from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.placement import placed_name, written
 from ruleweave.reading import truncate_text
-from ruleweave.rules import DiscoveryWarning, Level, Rule, SourceMeta
+from ruleweave.rules import DiscoveryWarning, Level, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,20 +69,28 @@ def standard_fields(data: dict[str, Any]) -> dict[str, Any]:
 
 def rule_stem(path: Path | str, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
     """The file name without its rule suffix (``a.instructions.md`` keeps ``.instructions``)."""
-    name = os.path.basename(path)
+    return _stem(os.path.basename(path), suffixes)
+
+
+def _stem(name: str, suffixes: tuple[str, ...]) -> str:
     for suffix in suffixes:
         if name.endswith(suffix) and len(name) > len(suffix):
             return name[: -len(suffix)]
     return os.path.splitext(name)[0]
 
 
-def rule_name_in(root: Path, path: Path | str, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
+def rule_name_in(root: Path | str, path: Path | str, suffixes: tuple[str, ...] = (".mdc", ".md")) -> str:
     """A rule file's name inside its folder: the relative path, ``/``-separated, without the suffix."""
+    return _name_in(os.fspath(root).rstrip(os.sep) + os.sep, os.fspath(path), suffixes)
+
+
+def _name_in(folder: str, where: str, suffixes: tuple[str, ...]) -> str:
+    """``rule_name_in`` for the folder spelled ``folder`` (with a trailing separator)."""
     # Strings, not pathlib: this runs once per rule file at every load.
-    folder, parent = os.fspath(root).rstrip(os.sep) + os.sep, os.path.dirname(os.fspath(path))
-    inner = parent[len(folder) :].replace(os.sep, "/") if parent.startswith(folder) else ""
-    stem = rule_stem(path, suffixes)
-    return f"{inner}/{stem}" if inner else stem
+    relative = where[len(folder) :] if where.startswith(folder) else os.path.basename(where)
+    inner, _, name = relative.rpartition(os.sep)
+    stem = _stem(name, suffixes)
+    return f"{inner.replace(os.sep, '/')}/{stem}" if inner else stem
 
 
 def load_markdown_rule(
@@ -110,7 +119,9 @@ def load_markdown_rule(
         text: The file's text when the caller already read it.
 
     Returns:
-        The rule, or ``None`` when the file is unreadable or has no body.
+        The rule, or ``None`` when the file is unreadable or has no body. Under a provider
+        that ``places`` (``ctx.places``) its globs are already in the matcher's reading and
+        a project rule is placed (``placement``): discovery hands it on as built.
     """
     if text is None:
         if not ctx.first_visit(path):
@@ -126,10 +137,11 @@ def load_markdown_rule(
     if not parsed.body:
         ctx.warn(path, "has no rule text after its frontmatter; skipped")
         return None
-    fields = mapper(parsed.data)
-    if isinstance(fields, Skipped):
-        note(ctx, path, fields.reason)
+    mapped = mapper(parsed.data)
+    if isinstance(mapped, Skipped):
+        note(ctx, path, mapped.reason)
         return None
+    fields = dict(mapped)  # completed below: never the mapper's own object
     mode = fields.get("interrupt_mode")
     if mode is not None and mode not in _MODES:
         ctx.warn(path, f"interruptMode {mode!r} is not one of {', '.join(_MODES)}; ignored")
@@ -146,14 +158,21 @@ def load_markdown_rule(
         limit = ctx.config.max_rule_bytes
         ctx.warn(path, f"rule text is over {limit} bytes; {dropped} bytes were cut")
         body += f"\n[ruleweave: rule truncated, {dropped} bytes dropped]"
-    return Rule(
-        name=rule_name,
-        path=str(path),
-        content=body,
-        truncated=bool(dropped),
-        source=SourceMeta(provider=provider, priority=priority, level=level, path=str(path)),
-        **fields,
+    where = str(path)
+    if ctx.places:  # built as discovery hands it on: no copy per rule to place it afterwards
+        prefix = ctx.prefix_of(where) if level == "project" else ""
+        for key in ("globs", "exclude_globs"):
+            if fields.get(key):
+                fields[key] = written(fields[key], ctx.dialect, prefix)
+        if prefix:
+            rule_name = placed_name(rule_name, prefix)
+            fields["base"] = prefix
+    # One validation of a plain mapping (the source too): cheaper than building each model.
+    fields.update(
+        name=rule_name, path=where, content=body, truncated=bool(dropped),
+        source={"provider": provider, "priority": priority, "level": level, "path": where},
     )
+    return Rule.model_validate(fields)
 
 
 def load_dir(
@@ -169,6 +188,7 @@ def load_dir(
     name_from_frontmatter: bool = False,
     stem_suffixes: tuple[str, ...] = (".mdc", ".md"),
     skip_dirs: tuple[str, ...] = (),
+    name_prefix: str = "",
 ) -> list[Rule]:
     """Every rule file in one provider root, sorted by path.
 
@@ -176,7 +196,8 @@ def load_dir(
     (``backend/testing``), so rules grouped in subfolders never collide;
     a format's frontmatter ``name`` still wins when ``name_from_frontmatter``.
     Files under a subfolder of ``root`` named in ``skip_dirs`` are not rules
-    (Cline's ``workflows/`` and ``hooks/``).
+    (Cline's ``workflows/`` and ``hooks/``). ``name_prefix`` goes before each name
+    (Roo's ``rules-<mode>/``), inside the placement's ``<dir>:``.
     """
     if level == "user" and ctx.nested:
         return []
@@ -185,6 +206,7 @@ def load_dir(
     if skip_dirs:
         skipped = tuple(os.path.join(root, name) + os.sep for name in skip_dirs)
         paths = [path for path in paths if not str(path).startswith(skipped)]
+    folder = os.fspath(root).rstrip(os.sep) + os.sep
     for path in paths:
         rule = load_markdown_rule(
             ctx,
@@ -193,7 +215,7 @@ def load_dir(
             priority=priority,
             level=level,
             mapper=mapper,
-            name=rule_name_in(root, path, stem_suffixes),
+            name=name_prefix + _name_in(folder, path, stem_suffixes),
             name_from_frontmatter=name_from_frontmatter,
         )
         if rule is not None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
-from ruleweave.discovery.rule_file import load_dir, standard_fields
+from ruleweave.discovery.rule_file import load_dir, rule_stem, standard_fields
 from ruleweave.rules import Rule
 
 ID, PRIORITY = "trae", 50
@@ -41,10 +41,10 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
             level="project", recursive=False, mapper=_fields,
         )
         rules += [
-            rule.model_copy(update={"always_apply": True}) if rule.name == ALWAYS_FILE else rule
+            rule.model_copy(update={"always_apply": True}) if rule_stem(rule.path) == ALWAYS_FILE else rule
             for rule in found
         ]
     return rules
 
 
-PROVIDER = Provider(ID, PRIORITY, load, ".trae/rules/*.md", dialect="anywhere")
+PROVIDER = Provider(ID, PRIORITY, load, ".trae/rules/*.md", dialect="anywhere", places=True)

@@ -87,5 +87,6 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
 
 
 PROVIDER = Provider(
-    ID, PRIORITY, load, "global_rules.md, .windsurf/rules/*.md, .devin/rules/*.md, .windsurfrules"
+    ID, PRIORITY, load, "global_rules.md, .windsurf/rules/*.md, .devin/rules/*.md, .windsurfrules",
+    places=True,
 )

@@ -76,9 +76,9 @@ def build_instructions(
         rule_tier: Level = "user" if rule.source.level == "user" else "project"
         body = expander.body(path, ctx.real(path), normalise_text(rule.content), rule_tier)
         if body:
-            parts.append(Part(f"[rule: {one_line_folded(rule.name)}]", body.encode("utf-8"),
-                               expander.display(path, rule_tier), str(path), "rule",
-                               where=f"rule://{one_line_folded(rule.name)}"))
+            name = one_line_folded(rule.name)
+            parts.append(Part(f"[rule: {name}]", body.encode("utf-8"), expander.display(path, rule_tier),
+                              str(path), "rule", where=f"rule://{name}"))
 
     seen = frozenset(expander.seen)
     blob = _assemble(parts, config.instructions_max_bytes, tuple(ctx.warnings), seen)

@@ -50,6 +50,7 @@ from ruleweave.instructions.markdown import (
     normalise_text,
     one_line_folded,
     path_like,
+    plain_prose,
     strip_comments,
 )
 from ruleweave.instructions.model import NestedFile, ScopedFile
@@ -67,8 +68,8 @@ _MAX_TARGETS = 256
 
 def content_key(text: str) -> str:
     """The digest two texts share when they differ only in whitespace and line ends."""
-    lines = [" ".join(line.split()) for line in normalise_text(text).split("\n")]
-    canonical = "\n".join(line for line in lines if line)
+    # Each line's blanks folded, empty lines dropped (maps of C functions: this runs per part and rule).
+    canonical = "\n".join(filter(None, map(" ".join, map(str.split, normalise_text(text).split("\n")))))
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -107,11 +108,16 @@ class Expander:
         self._import_bytes = 0
         self._imports = True
         self._base = self.root
+        self._shown: dict[tuple[str, Level], str] = {}  # a part's header and report share one spelling
 
     def display(self, path: Path, level: Level) -> str:
         """``path`` relative to the project root, ``~/…`` under home, else absolute."""
-        shown = display(normalise(path), self.root, self.home, home_first=level == "user")
-        return neutralise_tags(one_line_folded(shown))
+        key = (os.fspath(path), level)
+        shown = self._shown.get(key)
+        if shown is None:
+            spelled = display(normalise(path), self.root, self.home, home_first=level == "user")
+            shown = self._shown[key] = neutralise_tags(one_line_folded(spelled))
+        return shown
 
     def claim(self, real: str, text: str, shown: str = "", keyed_dir: str = "", path: str = "") -> bool:
         """Record a text as included; False when its file (or the same text) already was.
@@ -234,6 +240,8 @@ class Expander:
         self, text: str, origin: Path, level: Level, depth: int, chain: tuple[str, ...]
     ) -> str:
         """``text`` without comments, each import's body placed after the line naming it."""
+        if plain_prose(text, imports=self._imports):
+            return escape_headers(text).strip("\n").rstrip()
         out: list[str] = []
         for number, line, is_code in strip_comments(text):
             if is_code or not self._imports or "@" not in line:

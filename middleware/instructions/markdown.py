@@ -159,6 +159,17 @@ def strip_comments(text: str) -> list[tuple[int, str, bool]]:
     return out
 
 
+def plain_prose(text: str, *, imports: bool) -> bool:
+    """Whether ``strip_comments`` would hand back every line of ``text`` unchanged, with nothing
+    for ``expand`` to do: no HTML comment, no ``@`` (or imports off), no blank run, leading blank
+    line or trailing blanks. Such text (most rule and instruction bodies) needs no scan for code.
+    """
+    if "<!--" in text or (imports and "@" in text) or text.startswith("\n") or "\n\n\n" in text:
+        return False
+    # ``rstrip`` as ``strip_comments`` has it (Unicode blanks too); faster than a regex scan.
+    return all(line == line.rstrip() for line in text.split("\n"))
+
+
 def import_spans(line: str) -> list[tuple[int, int, str]]:
     """Each ``@path`` token of a prose line outside its code spans: ``(start, end, path)``.
 

@@ -16,7 +16,8 @@ Junie docs (jetbrains.com/help/junie/customize-guidelines.html): ".junie/guideli
 Zed docs, "Rules" (zed.dev/docs/ai/rules): "Zed will look for a .rules file in the
 root of your project".
 Augment docs (docs.augmentcode.com/setup-augment/guidelines): ".augment-guidelines"
-at the workspace root. (Roo's ".roorules" is its rule provider's fallback: tests/discovery/test_new_formats_roo.py.) Goose docs (block.github.io/goose/docs/guides/
+at the workspace root. (Roo's ".roorules" is its rule provider's fallback:
+tests/discovery/test_new_formats_roo.py.) Goose docs (block.github.io/goose/docs/guides/
 using-goosehints): ".goosehints" in the project, global ~/.config/goose/.goosehints.
 Crush (github.com/charmbracelet/crush README): CRUSH.md in the working directory.
 """

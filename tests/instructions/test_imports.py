@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.conftest import WriteTree
 from tests.instructions.helpers import build, claude_rule, messages
 
@@ -232,3 +235,26 @@ def test_user_tier_import_outside_its_claude_dir_is_refused(
     blob = build(root)
     assert "private\n" not in blob.text and "[import:" not in blob.text
     assert any("outside " + str(isolated_home / ".claude") in m for m in messages(blob))
+
+
+def _content_key_reference(text: str) -> str:
+    """``content_key`` as first written: a list of folded lines, the empty ones dropped."""
+    import hashlib
+
+    from ruleweave.instructions.markdown import normalise_text
+
+    lines = [" ".join(line.split()) for line in normalise_text(text).split("\n")]
+    canonical = "\n".join(line for line in lines if line)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+_KEY_PIECES = st.sampled_from(["a", "b c", " ", "\t", "\n", "\r\n", "\r", "\ufeff", "\xa0", "\u2028", "\x85"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_KEY_PIECES, max_size=16).map("".join))
+def test_content_key_agrees_with_its_first_version(text: str) -> None:
+    """The key built from maps of C functions equals the one built line by line."""
+    from ruleweave.instructions.imports import content_key
+
+    assert content_key(text) == _content_key_reference(text)
