@@ -9,7 +9,9 @@ wall time and the child's CPU time (user + system) of:
       new session, so the notice is claimed and printed) in, JSON out;
   (c) the hook with a cold snapshot: the same, the snapshot deleted first
       (it loads the rules, answers, and writes the snapshot again);
-  (d) the full path as it was: ``--no-snapshot`` (import, load, answer).
+  (d) the full path as it was: ``--no-snapshot`` (import, load, answer);
+  (e) for reference, ``python -c`` importing pydantic and building one model:
+      the part of (c) and (d) that any path building ``Rule`` objects pays.
 
 The project is a temporary one with Cursor and Copilot rules, its files dated
 a minute back (a snapshot is not written while its files change). Goals:
@@ -41,6 +43,9 @@ FILES = {
     "src/app.py": "print('hi')\n",
     "src/ui.ts": "export const x = 1;\n",
 }
+
+
+PYDANTIC_FLOOR = "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int = 0\nM()"
 
 
 def make_project(base: Path) -> Path:
@@ -87,7 +92,9 @@ def main() -> None:
         subprocess.run(hook, input=payload("warm-up"), env=env, check=True, capture_output=True)
         snapshots = state / "snapshots"
         assert snapshots.is_dir(), "no snapshot was written"
-        samples: dict[str, list[tuple[float, float]]] = {k: [] for k in ("pass", "warm", "cold", "full")}
+        samples: dict[str, list[tuple[float, float]]] = {
+            k: [] for k in ("pass", "warm", "cold", "full", "pydantic")
+        }
         outputs: dict[str, set[bytes]] = {k: set() for k in ("warm", "cold", "full")}
         for i in range(rounds):
             wall, cpu, _ = timed([sys.executable, "-c", "pass"], b"", env)
@@ -98,6 +105,7 @@ def main() -> None:
                 wall, cpu, out = timed(hook + args, payload(f"{case}-{i}"), env)
                 samples[case].append((wall, cpu))
                 outputs[case].add(out)
+            samples["pydantic"].append(timed([sys.executable, "-c", PYDANTIC_FLOOR], b"", env)[:2])
         answers = {o for outs in outputs.values() for o in outs}
         assert len(answers) == 1, "the three paths answered differently"
         print(f"PostToolUse hook round trip, median of {rounds} paired rounds (wall ms / CPU ms)")
@@ -105,7 +113,7 @@ def main() -> None:
         base_cpu = statistics.median(c for _, c in samples["pass"])
         labels = {
             "pass": "(a) python -c pass", "warm": "(b) warm snapshot", "cold": "(c) cold snapshot",
-            "full": "(d) full path (--no-snapshot)",
+            "full": "(d) full path (--no-snapshot)", "pydantic": "(e) pydantic + one model (ref.)",
         }
         for case, label in labels.items():
             wall = statistics.median(w for w, _ in samples[case])

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ruleweave.echo import shown
 from ruleweave.globs import glob_problem
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule
-from ruleweave.ttsr.compile import CompiledRule, compile_rule
+
+if TYPE_CHECKING:
+    from ruleweave.ttsr.compile import CompiledRule
 
 
 def bucket_of(rule: Rule, is_ttsr: bool) -> Bucket:
@@ -81,6 +84,9 @@ def assign(rules: Iterable[Rule]) -> Buckets:
     for rule in rules:
         is_ttsr = False
         if rule.condition or rule.ast_condition:
+            # Imported here: a rule set without streamed rules never loads the TTSR compiler (re2).
+            from ruleweave.ttsr.compile import compile_rule
+
             result, problems = compile_rule(rule)
             if result is not None:
                 is_ttsr = True

@@ -14,27 +14,31 @@ Events go to two sinks, both cheap when off (plus, in tests,
   ``EventLog.problem`` set (the rule set reports it as a warning) and events
   go to no file, instead of failing or hanging the load.
 
-structlog is imported only when a sink is on, so a hook process that logs
-nothing does not pay for it. Writing an event never raises into the agent:
-a failed write (full disk, closed file) is reported once on the stdlib
-logger and the session goes on.
+structlog is imported only when a sink is on, and the stdlib ``logging`` only
+once something else imported it (before that no handler can exist), so a
+hook process that logs nothing pays for neither. Writing an event never
+raises into the agent: a failed write (full disk, closed file) is reported
+once on the stdlib logger and the session goes on.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import stat
+import sys
 import threading
 import time
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import logging
 
 EVENTS_LOGGER = "ruleweave.events"
 """The stdlib logger name events are sent to."""
 
-_events = logging.getLogger(EVENTS_LOGGER)
+_INFO, _WARNING = 20, 30  # logging.INFO, logging.WARNING, without importing logging
 
 
 class LibraryLogger:
@@ -45,26 +49,41 @@ class LibraryLogger:
     """
 
     def __init__(self, name: str) -> None:
-        self._stdlib = logging.getLogger(name)
-        self._stdlib.addHandler(logging.NullHandler())
+        self._name = name
+        self._logger: logging.Logger | None = None
+
+    def stdlib(self) -> logging.Logger | None:
+        """The stdlib logger, or ``None`` while no module imported ``logging`` (so none has a handler)."""
+        if self._logger is None and "logging" in sys.modules:
+            import logging
+
+            logger = logging.getLogger(self._name)
+            logger.addHandler(logging.NullHandler())
+            self._logger = logger
+        return self._logger
+
+    def enabled_for(self, level: int) -> bool:
+        """Whether a record at ``level`` would reach a handler (see ``has_sink``)."""
+        logger = self.stdlib()
+        return logger is not None and has_sink(logger, level)
 
     @cached_property
     def _bound(self) -> Any:
         import structlog
 
         return structlog.wrap_logger(
-            self._stdlib,
+            self.stdlib(),
             processors=[structlog.processors.KeyValueRenderer(key_order=["event"])],
         )
 
     def info(self, event: str, **fields: Any) -> None:
         """Log at INFO when a handler would receive it (structlog is imported only then)."""
-        if has_sink(self._stdlib, logging.INFO):
+        if self.enabled_for(_INFO):
             self._bound.info(event, **fields)
 
     def warning(self, event: str, **fields: Any) -> None:
         """Log at WARNING when a handler would receive it (structlog is imported only then)."""
-        if has_sink(self._stdlib, logging.WARNING):
+        if self.enabled_for(_WARNING):
             self._bound.warning(event, **fields)
 
 
@@ -75,6 +94,8 @@ def has_sink(logger: logging.Logger, level: int) -> bool:
     logging at all (the root logger's level); rendering a record nobody handles
     would import structlog for nothing.
     """
+    import logging  # a logger exists, so logging is imported: free
+
     if not logger.isEnabledFor(level):
         return False
     current: logging.Logger | None = logger
@@ -180,7 +201,7 @@ class EventLog:
     @property
     def enabled(self) -> bool:
         """Whether any sink would record an event (lets callers skip building fields)."""
-        return self._json is not None or bool(_captures) or has_sink(_events, logging.INFO)
+        return self._json is not None or bool(_captures) or _events_log.enabled_for(_INFO)
 
     def emit(self, event: str, **fields: Any) -> None:
         """Record one event; never raises (a no-op costing a level check when off)."""

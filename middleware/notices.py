@@ -19,10 +19,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ruleweave import prompt
-from ruleweave.conditions import Condition, compile_condition
 from ruleweave.config import RuleweaveConfig
 from ruleweave.globs import GlobIndex, PathSpellings
 from ruleweave.instructions import NestedInstructions
@@ -32,7 +31,10 @@ from ruleweave.paths import real_inside
 from ruleweave.reading import read_text
 from ruleweave.rules import Rule
 from ruleweave.touch import TouchExtractors, parse_args, written_text
-from ruleweave.ttsr.watcher import TtsrHit
+
+if TYPE_CHECKING:
+    from ruleweave.conditions import Condition
+    from ruleweave.ttsr.watcher import TtsrHit
 
 NoticeKind = Literal["rule", "instructions", "listing"]
 """A notice carries a ``rule``, a nested ``instructions`` file, or the ``listing`` of a nested
@@ -172,6 +174,8 @@ class Notices:
         gates: dict[str, tuple[Condition, ...]] = {}
         for rule in self._scoped:
             if rule.content_regex:
+                from ruleweave.conditions import compile_condition  # re2: only for content-gated rules
+
                 compiled = [compile_condition(p)[0] for p in rule.content_regex]
                 gates[rule.name] = tuple(c for c in compiled if c is not None)
         return gates

@@ -34,7 +34,7 @@ from ruleweave.store import MemoryStore, SessionStore, open_store
 from ruleweave.tool_names import ToolNames
 from ruleweave.touch import Extractor, TouchExtractors
 from ruleweave.tree import ProjectTree
-from ruleweave.ttsr import TtsrIndex
+from ruleweave.ttsr.index import TtsrIndex
 
 
 @dataclass(frozen=True)

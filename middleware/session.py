@@ -30,13 +30,13 @@ from ruleweave.session_streams import SessionStreams
 from ruleweave.steering.current import DECISION_KEY
 from ruleweave.store import LedgerEntries
 from ruleweave.touch import parse_args
-from ruleweave.ttsr import TtsrHit
-from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 
 if TYPE_CHECKING:
     from ruleweave.steering import Decision, Refusal
     from ruleweave.steering.evaluate import ExtensionPredicate
     from ruleweave.steering.facts import Heuristic
+    from ruleweave.ttsr.route import TtsrRoute
+    from ruleweave.ttsr.watcher import TtsrHit
 
 
 class RuleSession(SessionStreams):
@@ -491,6 +491,8 @@ def _claims(
 
 
 def _ttsr_refusal(tool: str, decided: TtsrRoute) -> Refusal | None:
+    from ruleweave.ttsr.route import TtsrAction
+
     if decided.action is not TtsrAction.REFUSE:
         return None
     from ruleweave.steering.enforce import Refusal

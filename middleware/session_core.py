@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.echo import shown
@@ -23,7 +23,10 @@ from ruleweave.rules import Bucket, Rule
 from ruleweave.steering.current import CurrentDecision
 from ruleweave.steering.loader import Steering
 from ruleweave.store import SessionStore
-from ruleweave.ttsr import TtsrHit, TtsrIndex, TtsrWatcher
+
+if TYPE_CHECKING:
+    from ruleweave.ttsr.index import TtsrIndex
+    from ruleweave.ttsr.watcher import TtsrHit, TtsrWatcher
 
 _T = TypeVar("_T")
 
@@ -79,7 +82,8 @@ class SessionCore:
         self.ttsr_retries = ruleset.config.ttsr_retries if ttsr_retries is None else ttsr_retries
         self._steering = CurrentDecision(ruleset.steering, ruleset.ttsr.tool_names.canonical)
         self._turn: int | None = None
-        self._watcher = TtsrWatcher(ruleset.ttsr, store, session_id)
+        self._made_watcher: TtsrWatcher | None = None
+        self._make_watcher_lock = threading.Lock()
         # Stream buffers are shared by every stream of the session; parallel tool
         # calls may feed them from several threads.
         self._watch_lock = threading.Lock()
@@ -87,20 +91,39 @@ class SessionCore:
         # stream to the next tool result, inside one process.
         self._reminders: dict[str | None, list[TtsrHit]] = {}
         self._cwd = str(ruleset.config.cwd)
-        parts = ruleset.prompt_parts()
-        self._emit(
-            "session_start",
-            cwd=str(ruleset.config.cwd),
-            project_root=str(ruleset.config.root),
-            prompt_sha256=parts.sha256,
-            prompt_bytes=len(parts.text.encode("utf-8")),
-            instructions_bytes=len(parts.instructions.encode("utf-8")),
-            generic_rules=list(parts.generic_rules),
-            domain_rules=list(parts.domain_rules),
-            budget_cut=[list(cut) for cut in parts.budget.cut],
-            options=ruleset.config.replayable_options(),
-            **(context or {}),
-        )
+        if ruleset.events.enabled:  # the fields cost a prompt render and a config dump
+            parts = ruleset.prompt_parts()
+            self._emit(
+                "session_start",
+                cwd=str(ruleset.config.cwd),
+                project_root=str(ruleset.config.root),
+                prompt_sha256=parts.sha256,
+                prompt_bytes=len(parts.text.encode("utf-8")),
+                instructions_bytes=len(parts.instructions.encode("utf-8")),
+                generic_rules=list(parts.generic_rules),
+                domain_rules=list(parts.domain_rules),
+                budget_cut=[list(cut) for cut in parts.budget.cut],
+                options=ruleset.config.replayable_options(),
+                **(context or {}),
+            )
+
+    @property
+    def _watcher(self) -> TtsrWatcher:
+        """The session's stream watcher, made (and its module imported) on first use."""
+        watcher = self._made_watcher
+        if watcher is None:
+            with self._make_watcher_lock:  # one watcher per session, whichever thread asks first
+                watcher = self._made_watcher
+                if watcher is None:
+                    from ruleweave.ttsr.watcher import TtsrWatcher
+
+                    watcher = self._made_watcher = TtsrWatcher(self.ruleset.ttsr, self.store, self.session_id)
+        return watcher
+
+    def _new_watcher_turn(self) -> None:
+        """Clear the watcher's buffers for a new turn (a watcher not made yet has none)."""
+        if self._made_watcher is not None:
+            self._made_watcher.new_turn()
 
     def _emit(self, event: str, **fields: Any) -> None:
         self.ruleset.events.emit(event, session=self.session_id, **fields)

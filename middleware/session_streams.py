@@ -8,12 +8,18 @@ result they go on), ``turn_start`` and ``new_user_turn`` begin turns.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ruleweave.session_core import SessionCore, check_delta
-from ruleweave.ttsr import Source, TtsrHit
-from ruleweave.ttsr.route import TtsrAction, TtsrRoute, route
-from ruleweave.ttsr.watcher import TURN_KEY, check_source
+from ruleweave.ttsr.keys import TURN_KEY
+
+if TYPE_CHECKING:
+    from ruleweave.ttsr.route import TtsrRoute
+    from ruleweave.ttsr.scope import Source
+    from ruleweave.ttsr.watcher import TtsrHit
+
+# The watcher and the router are imported by the calls that need them: a session whose
+# rule set has no streamed rules (a Claude Code hook, most often) never loads them.
 
 
 class SessionStreams(SessionCore):
@@ -45,6 +51,8 @@ class SessionStreams(SessionCore):
             ConfigError: ``source`` is not one of text, thinking, tool.
             ArgumentTypeError: ``delta`` is not a string, or ``tool``/``call_id`` not strings.
         """
+        from ruleweave.ttsr.watcher import check_source
+
         check_source(source)
         check_delta(delta, tool, call_id)
         with self._watch_lock:
@@ -67,6 +75,8 @@ class SessionStreams(SessionCore):
         args: Any = None,
     ) -> TtsrHit | None:
         """Async twin of ``watch``."""
+        from ruleweave.ttsr.watcher import check_source
+
         check_source(source)
         check_delta(delta, tool, call_id)
         hit = await self._asafely(
@@ -130,6 +140,8 @@ class SessionStreams(SessionCore):
         return f"ttsr:attempts:{turn}"
 
     def _routed(self, hit: TtsrHit, complete_call: bool, used: int) -> TtsrRoute:
+        from ruleweave.ttsr.route import TtsrAction, route
+
         decided = route(hit, complete_call=complete_call, attempts_used=used, retries=self.ttsr_retries)
         if decided.action is TtsrAction.APPEND:
             with self._watch_lock:
@@ -161,7 +173,7 @@ class SessionStreams(SessionCore):
         """
         for source, body in (("thinking", thinking), ("text", text)):
             if body:
-                hit = self.watch(cast(Source, source), body)
+                hit = self.watch(cast("Source", source), body)
                 if hit is not None:
                     return self.route(hit)
         return None
@@ -170,7 +182,7 @@ class SessionStreams(SessionCore):
         """Async twin of ``check_reply``."""
         for source, body in (("thinking", thinking), ("text", text)):
             if body:
-                hit = await self.awatch(cast(Source, source), body)
+                hit = await self.awatch(cast("Source", source), body)
                 if hit is not None:
                     return await self.aroute(hit)
         return None
@@ -178,13 +190,13 @@ class SessionStreams(SessionCore):
     def turn_start(self) -> None:
         """A new model turn: clear stream buffers and advance the turn counter in the store."""
         with self._watch_lock:
-            self._watcher.new_turn()
+            self._new_watcher_turn()
         self._turn = self._safely("turn", lambda: self.store.incr(self.session_id, TURN_KEY), None)
         self._emit("turn_start")
 
     async def aturn_start(self) -> None:
         """Async twin of ``turn_start``."""
-        self._watcher.new_turn()
+        self._new_watcher_turn()
         self._turn = await self._asafely("turn", lambda: self.store.aincr(self.session_id, TURN_KEY), None)
         self._emit("turn_start")
 

@@ -28,15 +28,16 @@ from __future__ import annotations
 import os
 import threading
 from functools import cached_property
-from typing import NamedTuple
-
-import pathspec
+from typing import TYPE_CHECKING, NamedTuple
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.lru import LruCache
 from ruleweave.paths import real_inside, walk_down
 from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning
+
+if TYPE_CHECKING:
+    import pathspec
 
 CACHED_DIRECTORIES = 8_192
 """Directories whose listing and ignore verdict are remembered (least recently used forgotten)."""
@@ -48,7 +49,7 @@ _ALWAYS = frozenset({".git"})
 _NO_NAMES: frozenset[str] = frozenset()
 
 
-_Specs = tuple[tuple[str, pathspec.GitIgnoreSpec], ...]
+_Specs = tuple[tuple[str, "pathspec.GitIgnoreSpec"], ...]
 """Ignore files as ``(their directory with a trailing separator, the spec)``, root first."""
 
 
@@ -243,6 +244,8 @@ class ProjectTree:
                 lines.extend(text.splitlines())
         if not lines:
             return above
+        import pathspec  # here: a project without ignore files never pays for it (a hook starts per call)
+
         return (*above, (level.rstrip(os.sep) + os.sep, pathspec.GitIgnoreSpec.from_lines(lines)))
 
     def _any_gitignore(self) -> bool:

@@ -88,8 +88,8 @@ def test_each_streamed_rule_is_compiled_once_per_load(
         calls.append(rule.name)
         return real(rule, **kwargs)
 
-    monkeypatch.setattr("ruleweave.buckets.compile_rule", counting)
-    monkeypatch.setattr("ruleweave.ttsr.index.compile_rule", counting)
+    # Buckets and the index import the compiler when a rule needs it: patching its module reaches both.
+    monkeypatch.setattr("ruleweave.ttsr.compile.compile_rule", counting)
     root = write_tree({
         ".ruleweave/rules/a.md": "---\ncondition: 'x+'\n---\nA.",
         ".ruleweave/rules/b.md": "---\ncondition: 'y+'\n---\nB.",

@@ -15,11 +15,11 @@ would look unchanged.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping
@@ -41,6 +41,8 @@ PREFILL_DIRS = 256
 """Directories a new snapshot gets entries for up front (the rest on their first touch)."""
 
 _STRENGTH = {"s": 0, "l": 1, "r": 1}
+
+_TMP_NAMES = itertools.count()  # with the pid, a temporary name no other writer uses
 
 # The process's one audit hook (audit hooks cannot be removed) reports to the recorders
 # active now; a hook process records while it loads its rules, nothing else does.
@@ -160,7 +162,8 @@ def _own_sources() -> dict[str, str]:
     import ruleweave
 
     out: dict[str, str] = {}
-    for directory, _dirs, files in os.walk(os.path.dirname(os.path.abspath(ruleweave.__file__))):
+    for directory, dirs, files in os.walk(os.path.dirname(os.path.abspath(ruleweave.__file__))):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]  # bytecode: listing it would only cost time
         out.update({os.path.join(directory, f): "r" for f in files if f.endswith(".py")})
     return out
 
@@ -354,10 +357,18 @@ def _atomic_json(path: str, data: Any) -> None:
     """Write ``data`` to ``path`` whole or not at all (a reader never sees half a file)."""
     directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".snapshot-", suffix=".json", dir=directory)
+    # Not ``tempfile.mkstemp``: importing it (random, hashlib) costs the cold hook more than this.
+    tmp = os.path.join(directory, f".snapshot-{os.getpid()}-{next(_TMP_NAMES)}.json")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW
     try:
+        fd = os.open(tmp, flags, 0o600)
+    except FileExistsError:  # left by a dead process that had this pid: no live writer owns it
+        os.unlink(tmp)
+        fd = os.open(tmp, flags, 0o600)
+    try:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # the C encoder; dump's is Python
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
+            handle.write(text)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

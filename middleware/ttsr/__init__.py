@@ -18,11 +18,34 @@ injected (or appends a reminder to the tool result).
 
 from __future__ import annotations
 
-from ruleweave.ttsr.compile import CompiledRule, RepeatPolicy, compile_rule, describe
-from ruleweave.ttsr.index import TtsrIndex
-from ruleweave.ttsr.render import TEMPLATES
-from ruleweave.ttsr.scope import DEFAULT_SCOPE, ScopeEntry, Source, parse_scope
-from ruleweave.ttsr.watcher import TtsrHit, TtsrMatch, TtsrWatcher, interrupts
+from ruleweave.lazy import lazy_exports
+
+TYPE_CHECKING = False  # not typing's: see ``ruleweave.lazy``
+if TYPE_CHECKING:
+    from ruleweave.ttsr.compile import CompiledRule, RepeatPolicy, compile_rule, describe
+    from ruleweave.ttsr.index import TtsrIndex
+    from ruleweave.ttsr.render import TEMPLATES
+    from ruleweave.ttsr.scope import DEFAULT_SCOPE, ScopeEntry, Source, parse_scope
+    from ruleweave.ttsr.watcher import TtsrHit, TtsrMatch, TtsrWatcher, interrupts
+
+# Each export loads on first use: a rule set without streamed rules (a Claude Code hook
+# process, most often) never pays for re2, the compiler or the watcher.
+_LAZY: dict[str, str] = {
+    "CompiledRule": "ruleweave.ttsr.compile",
+    "DEFAULT_SCOPE": "ruleweave.ttsr.scope",
+    "RepeatPolicy": "ruleweave.ttsr.compile",
+    "ScopeEntry": "ruleweave.ttsr.scope",
+    "Source": "ruleweave.ttsr.scope",
+    "TEMPLATES": "ruleweave.ttsr.render",
+    "TtsrHit": "ruleweave.ttsr.watcher",
+    "TtsrIndex": "ruleweave.ttsr.index",
+    "TtsrMatch": "ruleweave.ttsr.watcher",
+    "TtsrWatcher": "ruleweave.ttsr.watcher",
+    "compile_rule": "ruleweave.ttsr.compile",
+    "describe": "ruleweave.ttsr.compile",
+    "interrupts": "ruleweave.ttsr.watcher",
+    "parse_scope": "ruleweave.ttsr.scope",
+}
 
 __all__ = [
     "DEFAULT_SCOPE",
@@ -40,3 +63,5 @@ __all__ = [
     "interrupts",
     "parse_scope",
 ]
+
+__getattr__ = lazy_exports(__name__, _LAZY)

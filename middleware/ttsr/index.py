@@ -29,20 +29,21 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import re2
-
-from ruleweave.conditions import options
-from ruleweave.config import RuleweaveConfig
-from ruleweave.globs import GlobIndex, PathSpellings
 from ruleweave.rules import DiscoveryWarning, Rule
 from ruleweave.tool_names import ToolNames
 from ruleweave.touch import TouchExtractors
-from ruleweave.ttsr import ast_grep
-from ruleweave.ttsr.compile import CompiledRule, WatchCondition, compile_rule
 from ruleweave.ttsr.render import check_templates
-from ruleweave.ttsr.scope import ScopeEntry, Source, glob_gate
+
+if TYPE_CHECKING:
+    from ruleweave.config import RuleweaveConfig
+    from ruleweave.globs import GlobIndex, PathSpellings
+    from ruleweave.ttsr.compile import CompiledRule, WatchCondition
+    from ruleweave.ttsr.scope import ScopeEntry, Source
+
+# re2, the compiler and the scope parser are imported where a streamed rule needs them: an
+# index without rules (most rule sets, every Claude Code hook without them) costs nothing more.
 
 _SET_MAX_MEM = 64 << 20
 
@@ -127,12 +128,18 @@ def _gate_for(entries: Iterable[ScopeEntry]) -> tuple[bool, GlobIndex[int] | Non
         return False, None
     if any(entry.glob is None for entry in entries):
         return True, None
+    from ruleweave.ttsr.scope import glob_gate
+
     return True, glob_gate(entry.glob for entry in entries if entry.glob)
 
 
 def _regex_set(regexes: tuple[Watched, ...]) -> Any:
     if not regexes:
         return None
+    import re2
+
+    from ruleweave.conditions import options
+
     opts = options()
     opts.max_mem = _SET_MAX_MEM
     try:
@@ -205,6 +212,9 @@ class TtsrIndex:
         Returns:
             The index.
         """
+        from ruleweave.ttsr import ast_grep
+        from ruleweave.ttsr.compile import compile_rule
+
         compiled: list[CompiledRule] = []
         warnings: list[DiscoveryWarning] = []
         available = ast_grep.available()

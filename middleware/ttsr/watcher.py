@@ -36,12 +36,10 @@ from ruleweave.store import SessionStore
 from ruleweave.touch import parse_args
 from ruleweave.ttsr import ast_grep
 from ruleweave.ttsr.index import Channel, TtsrIndex
+from ruleweave.ttsr.keys import TURN_KEY
 from ruleweave.ttsr.render import render
 from ruleweave.ttsr.scope import SOURCES, Source, spellings
 from ruleweave.ttsr.stream import JsonPrefix, JsonTextDecoder, complete_prefix
-
-TURN_KEY = "ttsr:turn"
-"""Store key of the session's turn counter (used by ``after-gap`` rules)."""
 
 MAX_STREAMS = 256
 """Buffers kept at once; past this the oldest stream is dropped (``turn_start`` clears all)."""
