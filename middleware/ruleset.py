@@ -7,7 +7,10 @@ modules of their own: the prompt contribution in ``prompt_parts``
 (``PromptAssembly``), after-tool notices in ``notices`` (``Notices``),
 streamed rules in ``ttsr``, steering in ``steering``. Loading does no glob
 compilation: the scoped-rule index compiles a glob the first time a lookup
-needs it, so a hook started per tool call pays only for what it matches.
+needs it, and a streamed rule's path gate is indexed on the first tool call
+naming a path, so a hook started per tool call pays only for what it matches.
+The instruction blob is read in discovery's context (``sharing_paths``): the
+directories and rule files discovery resolved are not resolved again.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 
 from ruleweave.buckets import Buckets, assign
 from ruleweave.config import RuleweaveConfig
-from ruleweave.discovery import Discovery, discover
+from ruleweave.discovery import Discovery, DiscoveryContext, discover
 from ruleweave.instructions import InstructionBlob, NestedInstructions, build_instructions
 from ruleweave.instructions.shared import drop_shared
 from ruleweave.log import EventLog
@@ -81,9 +84,10 @@ class RuleSet:
         config = config or RuleweaveConfig()
         check_templates(config.templates)
         store = MemoryStore() if config.store is None else open_store(config.store)
-        found = discover(config)
+        ctx = DiscoveryContext(config)
+        found = discover(config, ctx=ctx)
         buckets = assign(found.rules)
-        blob = build_instructions(config, buckets.instructions)
+        blob = build_instructions(config, buckets.instructions, ctx=ctx.sharing_paths())
         buckets, shared = drop_shared(buckets, blob)  # one text in several agents' files: once
         touch = TouchExtractors(extractors, names=ToolNames(config.tool_aliases))
         tree = ProjectTree(config)

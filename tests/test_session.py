@@ -254,7 +254,9 @@ def test_rules_sharing_one_source_path_each_fire(
         for name, glob in (("acme-py", "**/*.py"), ("acme-md", "**/*.md"))
     ]
     provider = Provider("acme", 90, lambda ctx: list(rules), "one source, two rules")
-    monkeypatch.setattr("ruleweave.ruleset.discover", lambda config: discover(config, (provider,)))
+    monkeypatch.setattr(
+        "ruleweave.ruleset.discover", lambda config, **kw: discover(config, (provider,), **kw)
+    )
     session = load(root).session("s")
     first = session.after_tool_call("Edit", {"paths": ["a.py", "b.md"]})
     assert first is not None

@@ -41,6 +41,13 @@ USAGE = (
 )
 
 
+MAX_CWD_CHARS = 4096
+"""The longest event ``cwd`` taken (the kernel's ``PATH_MAX``): finding the project root above a
+longer one would cost time quadratic in its length."""
+
+BAD_CWD = f"the event's cwd is not an absolute path of at most {MAX_CWD_CHARS} characters; nothing answered"
+
+
 class HookUsageError(ValueError):
     """An option the hook does not know (reported on stderr and in the log; the exit stays 0)."""
 
@@ -93,6 +100,15 @@ def read_payload(stream: Any) -> Mapping[str, Any] | None:
     return payload if isinstance(payload, dict) else None
 
 
+def usable_cwd(cwd: Any) -> bool:
+    """Whether the event's ``cwd`` can name the project: absent (the process's own is used), or an
+    absolute path within ``MAX_CWD_CHARS`` and without NUL (a relative one would depend on where
+    the hook happens to run)."""
+    if cwd is None or cwd == "":
+        return True
+    return isinstance(cwd, str) and len(cwd) <= MAX_CWD_CHARS and "\x00" not in cwd and os.path.isabs(cwd)
+
+
 def emit(answer: Mapping[str, Any] | None, stream: Any) -> None:
     """Print the answer as one JSON line (nothing for ``None``)."""
     if answer is not None:
@@ -122,6 +138,9 @@ def run(argv: Sequence[str], stdin: Any = None, stdout: Any = None) -> int:
             log = HookLog(options.event_log)
         payload = read_payload(stdin)
         if payload is None:
+            return 0
+        if options.cwd is None and not usable_cwd(payload.get("cwd")):
+            log.write("hook_error", hook_event=_event_of(payload), error=BAD_CWD)
             return 0
         emit(answer(payload, options, log), stdout)
     except HookUsageError as exc:

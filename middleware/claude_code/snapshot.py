@@ -66,9 +66,15 @@ def state_directory(env: Mapping[str, str], platform: str = sys.platform) -> str
     return os.path.join(base, "ruleweave")
 
 
+ENVIRONMENT = ("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "RULEWEAVE_HOME")
+"""The variables ``RuleweaveConfig`` reads its user tier from: another home is another rule set."""
+
+
 def snapshot_key(options: HookOptions, cwd: str) -> str:
-    """What a snapshot is valid for: the directory and the options that shape the rule set."""
-    return json.dumps([FORMAT, cwd, options.root, options.include_native])
+    """What a snapshot is valid for: the directory, the options and the environment that shape the rule
+    set (a snapshot built under another ``HOME`` only records that home's files)."""
+    env = [os.environ.get(name) for name in ENVIRONMENT]
+    return json.dumps([FORMAT, cwd, options.root, options.include_native, env])
 
 
 def snapshot_path(state: str, key: str) -> str:
@@ -120,7 +126,7 @@ def read_json(path: str) -> Any:
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
             return json.loads(handle.read())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # a damaged file is no snapshot: it is rebuilt
         return None
     finally:
         os.close(fd)

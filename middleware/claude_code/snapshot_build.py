@@ -40,6 +40,13 @@ RACY_SECONDS = 2.0
 PREFILL_DIRS = 256
 """Directories a new snapshot gets entries for up front (the rest on their first touch)."""
 
+MAX_TOUCHED_ENTRIES = 16
+"""Directories one event adds entries for: each entry holds the whole call's lookups, so a command
+line naming hundreds of directories would write hundreds of times hundreds (those stay cold)."""
+
+MAX_ENTRIES = 4096
+"""Entries one snapshot keeps: a model naming ever new directories must not fill the disk."""
+
 _STRENGTH = {"s": 0, "l": 1, "r": 1}
 
 _TMP_NAMES = itertools.count()  # with the pid, a temporary name no other writer uses
@@ -318,11 +325,16 @@ def _write(
     fingerprint = f"{zlib.crc32(json.dumps(deps).encode('utf-8', 'surrogatepass')):08x}"
     entries_dir = path[: -len(".json")]
     found: dict[str, dict[str, str] | None] = {}
-    if fingerprint != (read_json(path) or {}).get("fingerprint"):
+    previous = read_json(path)
+    if not isinstance(previous, dict) or fingerprint != previous.get("fingerprint"):
         shutil.rmtree(entries_dir, ignore_errors=True)  # entries of another rule set
         found = _prefill(ruleset, loading.excluded, calling.paths)
+    room = len(touched) <= MAX_TOUCHED_ENTRIES and _entry_count(entries_dir) < MAX_ENTRIES
     for directory, clean in touched.items():
-        found[directory] = dict(calling.paths) if clean else None
+        if not clean:
+            found[directory] = None  # always: a stale entry must go
+        elif room:
+            found[directory] = dict(calling.paths)
     for directory, recorded in found.items():
         target = dir_path(path, directory)
         if recorded is None:
@@ -351,6 +363,13 @@ def _write(
         "fingerprint": fingerprint,
     }
     _atomic_json(path, data)
+
+
+def _entry_count(directory: str) -> int:
+    try:
+        return len(os.listdir(directory))
+    except OSError:
+        return 0
 
 
 def _atomic_json(path: str, data: Any) -> None:

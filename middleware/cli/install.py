@@ -102,6 +102,8 @@ def read_settings(path: Path) -> tuple[str, Any]:
             f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
             "fix it first, nothing was changed."
         ) from exc
+    except RecursionError as exc:  # a committed settings file may nest without end
+        raise UsageError(f"{path} is nested too deeply to be settings; nothing was changed.") from exc
     return text, parsed
 
 

@@ -54,7 +54,8 @@ class DiscoveryContext:
     dialect: GlobDialect = "anywhere"
     places: bool = False
     _prefixes: dict[str, str] = field(default_factory=dict, repr=False)
-    _taken: set[tuple[str | None, int, int]] = field(default_factory=set, repr=False)
+    _taken: set[tuple[str | None, str]] = field(default_factory=set, repr=False)
+    _listed: dict[str, str] = field(default_factory=dict, repr=False)  # listed file -> its real path
     _verdicts: dict[tuple[str, Level], bool] = field(default_factory=dict, repr=False)
     _bases: dict[Level, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
     _refused_links: set[str] = field(default_factory=set, repr=False)
@@ -65,21 +66,41 @@ class DiscoveryContext:
         if not self.walk:
             self.walk = walk_down(self.config.root, self.config.cwd)
 
+    def sharing_paths(self) -> DiscoveryContext:
+        """A new context over the same walk that keeps the real paths resolved so far.
+
+        The instruction blob reads the walk's directories and the Claude rules again after
+        discovery. Real paths are facts about the disk, so they carry over (the listed files'
+        too); warnings, symlink verdicts (a refusal warns in the run that meets it) and
+        visited files start empty.
+        """
+        return DiscoveryContext(
+            self.config, walk=list(self.walk), _bases=dict(self._bases), _real=self._real,
+            _listed=self._listed,
+        )
+
     def first_visit(self, path: Path | str) -> bool:
-        """Whether the current provider meets this file (by device and inode) for the first time.
+        """Whether the current provider meets this file (by its real path) for the first time.
 
         One file reached twice by a provider — the home directory on the walk, or
         ``.agent`` linked to ``.agents`` — must give one rule, not one shadowing itself;
-        the first visit (the user tier, read first) keeps it. One ``stat``, no path
-        resolution: discovery's cost per rule file stays small.
+        the first visit (the user tier, read first) keeps it. A file that ``rule_files``
+        listed costs no system call: the listing knew its real path and that it is a
+        regular file (a ``stat`` per rule file was about a twentieth of discovery).
         """
-        try:
-            info = os.stat(path)
-        except (OSError, ValueError):
-            return True  # the read that follows reports the problem
+        spelled = os.fspath(path)
+        real = self._listed.get(spelled)
+        if real is None:
+            try:
+                regular = stat.S_ISREG(os.stat(spelled).st_mode)
+            except (OSError, ValueError):
+                return True  # the read that follows reports the problem
+            real = self.real(spelled)
+        else:
+            regular = True
         # The read that follows need not stat the file again (``read``).
-        self._regular = os.fspath(path) if stat.S_ISREG(info.st_mode) else None
-        key = (self.provider, info.st_dev, info.st_ino)
+        self._regular = spelled if regular else None
+        key = (self.provider, real)
         if key in self._taken:
             return False
         self._taken.add(key)
@@ -184,9 +205,13 @@ class DiscoveryContext:
         """``path`` with every symbolic link resolved, one ``lstat`` per new component for the run.
 
         ``os.path.realpath`` checks every component of every path; instruction files and
-        rules share the walk's directories, so those are resolved once (``RealPaths``).
+        rules share the walk's directories, so those are resolved once (``RealPaths``), and a
+        file ``rule_files`` listed costs nothing.
         """
         lexical = os.path.normpath(path)
+        listed = self._listed.get(lexical)
+        if listed is not None:
+            return listed
         for base, real_base in (*self._real_bases("project"), *self._real_bases("user")):
             if is_within(lexical, base):
                 return self._real.resolve(lexical, base, real_base)[0]
@@ -279,7 +304,7 @@ class DiscoveryContext:
         found: list[str] = []
         real = self._real.known(os.path.normpath(top)) or os.path.realpath(top)
         self._scan(top, real, suffixes, level, recursive, found, set(), 0)
-        found.sort(key=_posix_key)  # same order as relative paths: one shared prefix
+        found.sort(key=_posix_key if os.sep != "/" else None)  # as relative paths: one shared prefix
         cap = self.config.max_rule_files
         if len(found) > cap:
             self.warn(
@@ -329,6 +354,8 @@ class DiscoveryContext:
                     self._scan(path, inner, suffixes, level, recursive, found, visited, depth + 1)
                 elif entry.name.endswith(suffixes) and entry.is_file():
                     found.append(path)
+                    if not link:  # a plain entry: its real path is its folder's, joined
+                        self._listed[path] = os.path.join(real, entry.name)
             except OSError as exc:
                 self.warn(path, f"cannot be inspected ({exc.strerror or exc.__class__.__name__})")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -25,7 +26,7 @@ from ruleweave.rules import DiscoveryWarning, Level, Rule
 
 
 def build_instructions(
-    config: RuleweaveConfig, claude_rules: Sequence[Rule] = ()
+    config: RuleweaveConfig, claude_rules: Sequence[Rule] = (), *, ctx: DiscoveryContext | None = None
 ) -> InstructionBlob:
     """Assemble the instruction blob within ``config.instructions_max_bytes``.
 
@@ -35,11 +36,14 @@ def build_instructions(
     Args:
         config: The configuration (walk, file list, limits, import policy).
         claude_rules: Unscoped Claude rules (``Buckets.instructions``), in order.
+        ctx: The context to read in (default: a new one for ``config``); ``RuleSet.load``
+            passes discovery's ``sharing_paths()``, so the walk's directories, already
+            resolved, cost no ``lstat`` again. Its warnings become the blob's.
 
     Returns:
         The blob: text, per-file report, budget report and warnings.
     """
-    ctx = DiscoveryContext(config)
+    ctx = ctx if ctx is not None else DiscoveryContext(config)
     names = read_agent_names(ctx)
     formats = plan(config, names.codex, names.gemini)
     expander = Expander(config, ctx)
@@ -72,13 +76,13 @@ def build_instructions(
         for path, fmt in present(ctx, directory, formats, root_dir=directory == root):
             add(path, "project", fmt)
     for rule in claude_rules:
-        path = normalise(Path(rule.path))
+        spelled = os.path.normpath(rule.path)  # a string: a Path per rule cost more than its part
         rule_tier: Level = "user" if rule.source.level == "user" else "project"
-        body = expander.body(path, ctx.real(path), normalise_text(rule.content), rule_tier)
+        body = expander.body(spelled, ctx.real(spelled), normalise_text(rule.content), rule_tier)
         if body:
             name = one_line_folded(rule.name)
-            parts.append(Part(f"[rule: {name}]", body.encode("utf-8"), expander.display(path, rule_tier),
-                              str(path), "rule", where=f"rule://{name}"))
+            parts.append(Part(f"[rule: {name}]", body.encode("utf-8"), expander.display(spelled, rule_tier),
+                              spelled, "rule", where=f"rule://{name}"))
 
     seen = frozenset(expander.seen)
     blob = _assemble(parts, config.instructions_max_bytes, tuple(ctx.warnings), seen)

@@ -66,10 +66,22 @@ _MAX_TARGETS = 256
 """Import tokens looked at to key one file's text (see ``Expander.claim``)."""
 
 
+_ODD_BLANKS = ("  ", "\n ", " \n", "\t", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+"""What ``str.split`` would fold in an ASCII text besides line ends (``\r`` is gone already)."""
+
+
 def content_key(text: str) -> str:
     """The digest two texts share when they differ only in whitespace and line ends."""
-    # Each line's blanks folded, empty lines dropped (maps of C functions: this runs per part and rule).
-    canonical = "\n".join(filter(None, map(" ".join, map(str.split, normalise_text(text).split("\n")))))
+    text = normalise_text(text)
+    # Each line's blanks folded, empty lines dropped. Most texts have nothing to fold in their
+    # lines: a few substring scans say so, and only their empty lines go (this runs per part and rule).
+    if (
+        text.isascii() and not text.startswith(" ") and not text.endswith(" ")
+        and not any(blank in text for blank in _ODD_BLANKS)
+    ):
+        canonical = "\n".join(filter(None, text.split("\n")))
+    else:
+        canonical = "\n".join(filter(None, map(" ".join, map(str.split, text.split("\n")))))
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -110,12 +122,12 @@ class Expander:
         self._base = self.root
         self._shown: dict[tuple[str, Level], str] = {}  # a part's header and report share one spelling
 
-    def display(self, path: Path, level: Level) -> str:
+    def display(self, path: Path | str, level: Level) -> str:
         """``path`` relative to the project root, ``~/…`` under home, else absolute."""
         key = (os.fspath(path), level)
         shown = self._shown.get(key)
         if shown is None:
-            spelled = display(normalise(path), self.root, self.home, home_first=level == "user")
+            spelled = display(os.path.normpath(key[0]), self.root, self.home, home_first=level == "user")
             shown = self._shown[key] = neutralise_tags(one_line_folded(spelled))
         return shown
 
@@ -166,10 +178,12 @@ class Expander:
         return self.body(path, real, normalise_text(text), level, imports=imports, base=base)
 
     def body(
-        self, path: Path, real: str, text: str, level: Level, *, imports: bool = True,
+        self, path: Path | str, real: str, text: str, level: Level, *, imports: bool = True,
         base: Path | None = None,
     ) -> str | None:
         """Strip frontmatter and comments, expand imports of a top-level part.
+
+        ``path`` may be a string (a rule's): a ``Path`` is made only when imports need one.
 
         Returns:
             The body; None for a repeat, an empty text, or a ``globs:`` file (see ``scoped``).
@@ -178,7 +192,7 @@ class Expander:
         if not text.strip():
             return None  # nothing to say: never "the same text" as another empty file
         shown = self.display(path, level)
-        keyed = self._targets(text, path) if imports and "@" in text else ""
+        keyed = self._targets(text, Path(path)) if imports and "@" in text else ""
         if not self.claim(real, text, shown, keyed, str(path)):
             return None
         self._import_bytes = 0
@@ -211,7 +225,7 @@ class Expander:
                     targets.append(os.path.realpath(target))
         return "|".join(targets)
 
-    def _frontmatter(self, path: Path, text: str) -> tuple[str, tuple[str, ...]]:
+    def _frontmatter(self, path: Path | str, text: str) -> tuple[str, tuple[str, ...]]:
         """``text`` without its frontmatter, and the frontmatter's ``globs``."""
         if not text.startswith("---"):
             return text, ()
@@ -224,8 +238,8 @@ class Expander:
             return parsed.body, ()
         return parsed.body, as_globs(value)
 
-    def _scope(self, path: Path, shown: str, body: str, globs: tuple[str, ...]) -> None:
-        directory = normalise(path).parent
+    def _scope(self, path: Path | str, shown: str, body: str, globs: tuple[str, ...]) -> None:
+        directory = normalise(Path(path)).parent
         relative = directory.relative_to(self.root).as_posix() if is_within(directory, self.root) else ""
         relative = "" if relative == "." else relative
         rooted = tuple(dict.fromkeys(amp_glob(g, relative) for g in globs if g.strip()))
@@ -234,14 +248,15 @@ class Expander:
         def match(relative_path: str) -> bool:
             return any(m(relative_path) for m in matchers)
 
-        self.scoped.append(ScopedFile(NestedFile(str(normalise(path)), shown, body), rooted, match))
+        self.scoped.append(ScopedFile(NestedFile(str(normalise(Path(path))), shown, body), rooted, match))
 
     def expand(
-        self, text: str, origin: Path, level: Level, depth: int, chain: tuple[str, ...]
+        self, text: str, origin: Path | str, level: Level, depth: int, chain: tuple[str, ...]
     ) -> str:
         """``text`` without comments, each import's body placed after the line naming it."""
         if plain_prose(text, imports=self._imports):
             return escape_headers(text).strip("\n").rstrip()
+        origin = Path(origin)
         out: list[str] = []
         for number, line, is_code in strip_comments(text):
             if is_code or not self._imports or "@" not in line:
@@ -292,6 +307,9 @@ class Expander:
         if not self._allowed(token, target):
             where = "the project" if self._base == self.root else str(self._base)
             return warn(f"{target} is outside {where}; refused (allow_outside_imports is off)")
+        if _home_secret(token, target, level, self.config.allow_outside_imports):
+            # A cloned repository must not pull ~/.ssh/id_rsa or ~/.aws/credentials into the prompt.
+            return warn(f"{target} is not a Markdown file; a project file's @~/ import reads only those")
         real = os.path.realpath(target)
         if real in chain:
             return warn("import cycle (" + " -> ".join(Path(p).name for p in (*chain, real)) + ")")
@@ -320,6 +338,18 @@ class Expander:
             self._scope(target, shown, neutralise_tags(body), globs)
             return None, "skipped"
         return f"[import: {shown}]\n{body}\n[end import: {shown}]", "expanded"
+
+
+_MARKDOWN = (".md", ".markdown", ".mdx")
+
+
+def _home_secret(token: str, target: Path, level: Level, allowed: bool) -> bool:
+    """Whether a project file's ``@~/`` import names something in the home that is not Markdown
+    (its own files' imports, and ``allow_outside_imports``, are the user's word)."""
+    return token.startswith("~/") and level == "project" and not allowed and (
+        not target.name.lower().endswith(_MARKDOWN)
+        or not os.path.realpath(target).lower().endswith(_MARKDOWN)
+    )
 
 
 def _mark_included(line: str, spans: list[tuple[int, int, str]]) -> str:

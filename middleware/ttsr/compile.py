@@ -22,11 +22,11 @@ from typing import Any, Literal
 
 from ruleweave.conditions import compile_condition
 from ruleweave.config import RuleweaveConfig
-from ruleweave.globs import GlobIndex
 from ruleweave.rules import InterruptMode, Rule
 from ruleweave.ttsr import ast_grep
 from ruleweave.ttsr.scope import (
     DEFAULT_SCOPE,
+    PathGate,
     ScopeEntry,
     glob_gate,
     glob_scope,
@@ -53,10 +53,15 @@ class RepeatPolicy:
         return "once" if self.gap is None else f"after-gap {self.gap}"
 
 
+_ONCE = RepeatPolicy()
+
+
 def parse_repeat(value: str | None) -> RepeatPolicy:
     """``None``/``once`` → once; ``after-gap N`` → N turns (discovery already checked it)."""
-    match = _GAP.match((value or "").strip().lower())
-    return RepeatPolicy(int(match.group(1))) if match else RepeatPolicy()
+    if not value:
+        return _ONCE
+    match = _GAP.match(value.strip().lower())
+    return RepeatPolicy(int(match.group(1))) if match else _ONCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +92,7 @@ class CompiledRule:
         conditions: Its regex and glob-token conditions.
         ast_patterns: Its ast-grep patterns (empty when the AST part is off).
         ast_scope: The tool entries of its scope, where the AST patterns apply.
-        path_gate: The rule's ``globs`` as a matcher for tool streams (``None``: no gate).
+        path_gate: The rule's ``globs`` as a gate for tool streams (``None``: no gate).
         mode: Its own interrupt mode (``None``: the config default).
         repeat: Its repeat policy.
     """
@@ -96,7 +101,7 @@ class CompiledRule:
     conditions: tuple[WatchCondition, ...]
     ast_patterns: tuple[str, ...]
     ast_scope: tuple[ScopeEntry, ...]
-    path_gate: GlobIndex[int] | None
+    path_gate: PathGate | None
     mode: InterruptMode | None
     repeat: RepeatPolicy
 

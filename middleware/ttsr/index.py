@@ -38,9 +38,9 @@ from ruleweave.ttsr.render import check_templates
 
 if TYPE_CHECKING:
     from ruleweave.config import RuleweaveConfig
-    from ruleweave.globs import GlobIndex, PathSpellings
+    from ruleweave.globs import PathSpellings
     from ruleweave.ttsr.compile import CompiledRule, WatchCondition
-    from ruleweave.ttsr.scope import ScopeEntry, Source
+    from ruleweave.ttsr.scope import PathGate, ScopeEntry, Source
 
 # re2, the compiler and the scope parser are imported where a streamed rule needs them: an
 # index without rules (most rule sets, every Claude Code hook without them) costs nothing more.
@@ -60,7 +60,7 @@ class Watched:
 
     rule: int
     condition: WatchCondition
-    scope_gate: GlobIndex[int] | None
+    scope_gate: PathGate | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ class WatchedAst:
 
     rule: int
     patterns: tuple[str, ...]
-    scope_gate: GlobIndex[int] | None
+    scope_gate: PathGate | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +121,7 @@ class Channel:
         return out
 
 
-def _gate_for(entries: Iterable[ScopeEntry]) -> tuple[bool, GlobIndex[int] | None]:
+def _gate_for(entries: Iterable[ScopeEntry]) -> tuple[bool, PathGate | None]:
     """Whether any entry admits, and the glob gate (``None`` when one entry has no glob)."""
     entries = list(entries)
     if not entries:
@@ -312,7 +312,7 @@ class TtsrIndex:
         return tuple(self.extractors.paths(tool, args, self.config.cwd))
 
     def gate_path(
-        self, rule: int, scope_gate: GlobIndex[int] | None, paths: Iterable[PathSpellings]
+        self, rule: int, scope_gate: PathGate | None, paths: Iterable[PathSpellings]
     ) -> PathSpellings | bool | None:
         """The first path passing both the scope's and the rule's glob gates.
 

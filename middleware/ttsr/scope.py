@@ -43,6 +43,7 @@ SOURCES: tuple[Source, ...] = ("text", "thinking", "tool")
 
 _QUOTES = "\"'"
 _OPEN, _CLOSE = "([{", ")]}"
+_NESTING = re.compile(r"[\"'(\[{]")
 _TOKEN = re.compile(
     r"^(?:tool\s*:\s*(?P<name>[^()\s:]+)|(?P<bare>[^()\s:]+))\s*(?:\((?P<globs>.*)\))?$",
     re.DOTALL | re.IGNORECASE,
@@ -105,6 +106,8 @@ def split_tokens(value: str) -> list[str]:
     Returns:
         The non-empty tokens.
     """
+    if _NESTING.search(value) is None:  # nothing to balance (``text, tool:edit``): a plain split
+        return [token for token in (_unquote(t) for t in value.split(",")) if token]
     tokens: list[str] = []
     current: list[str] = []
     depth = 0
@@ -222,11 +225,43 @@ def spellings(path: Path, root: Path) -> PathSpellings:
     return PathSpellings.of(path.as_posix(), str(root).rstrip("/") + "/")
 
 
-def glob_gate(globs: Iterable[str], *, bare_anywhere: bool = True) -> GlobIndex[int] | None:
-    """A matcher for ``globs`` (``None`` when there are none: no gate).
+class PathGate:
+    """Globs a path a tool call names must match, indexed on the first lookup.
+
+    A load registers every streamed rule, and most never meet a tool call naming a
+    path; building each rule's ``GlobIndex`` then was the larger part of compiling it.
+    Two threads racing on the first lookup build equal indexes: either one may stay.
+
+    Attributes:
+        globs: The globs, in order.
+        bare_anywhere: The ``GlobIndex`` reading of a glob without ``/``.
+    """
+
+    __slots__ = ("_index", "bare_anywhere", "globs")
+
+    def __init__(self, globs: tuple[str, ...], *, bare_anywhere: bool) -> None:
+        self.globs = globs
+        self.bare_anywhere = bare_anywhere
+        self._index: GlobIndex[int] | None = None
+
+    @property
+    def indexed(self) -> bool:
+        """Whether a lookup has built the index yet."""
+        return self._index is not None
+
+    def lookup(self, path: PathSpellings) -> bool:
+        """Whether a spelling of ``path`` matches one of the globs."""
+        index = self._index
+        if index is None:
+            index = self._index = GlobIndex([(0, g) for g in self.globs], bare_anywhere=self.bare_anywhere)
+        return bool(index.lookup(path))
+
+
+def glob_gate(globs: Iterable[str], *, bare_anywhere: bool = True) -> PathGate | None:
+    """A gate for ``globs`` (``None`` when there are none: no gate).
 
     ``bare_anywhere=False`` for a rule's own globs, which discovery wrote in the matcher's
     reading (``discovery.placement.dialect_glob``); scope tokens keep ruleweave's reading.
     """
-    items = [(0, g) for g in globs if g]
-    return GlobIndex(items, bare_anywhere=bare_anywhere) if items else None
+    kept = tuple(g for g in globs if g)
+    return PathGate(kept, bare_anywhere=bare_anywhere) if kept else None

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from ruleweave.buckets import assign
-from ruleweave.discovery import claude, discover
+from ruleweave.discovery import DiscoveryContext, claude, discover
+from ruleweave.instructions import build_instructions
 from tests.conftest import WriteTree
 from tests.instructions.helpers import build, claude_rule, config, headers, messages
 
@@ -110,6 +111,33 @@ def test_unscoped_claude_rules_from_discovery_join_last(write_tree: WriteTree) -
     assert headers(blob) == ["[file: AGENTS.md]", "[rule: always]"]
     assert "Only for src." not in blob.text
     assert blob.files[-1].path == ".claude/rules/always.md"
+
+
+def test_a_blob_read_in_discoverys_context_equals_a_fresh_one(
+    write_tree: WriteTree, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Reusing discovery's real paths (as ``RuleSet.load`` does) changes no byte, file or warning."""
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "CLAUDE.md").write_text("outside text")
+    root = write_tree({
+        "AGENTS.md": "agents",
+        ".claude/rules/always.md": "Always say please.",
+        ".claude/rules/twice.md": "agents",
+        "pkg/.cursor/rules/c.mdc": "---\nalwaysApply: true\n---\nCursor.",
+    })
+    (root / "pkg" / "CLAUDE.md").symlink_to(outside / "CLAUDE.md")  # refused: leaves the project
+    (root / "pkg" / ".claude").symlink_to(root / ".claude")  # the same rules through a link
+    cfg = config(root, "pkg", builtin_rules=False)
+    ctx = DiscoveryContext(cfg)
+    found = discover(cfg, ctx=ctx)
+    rules = assign(found.rules).instructions
+    shared = build_instructions(cfg, rules, ctx=ctx.sharing_paths())
+    fresh = build_instructions(cfg, rules)
+    assert [r.name for r in rules] == ["always", "twice"]
+    assert shared.text == fresh.text and "[rule: always]" in shared.text
+    assert shared.files == fresh.files and shared.merged == fresh.merged
+    assert shared.warnings == fresh.warnings
+    assert any("outside" in m for m in messages(shared))
 
 
 def test_html_comments_are_stripped_outside_code(write_tree: WriteTree) -> None:

@@ -106,6 +106,21 @@ def test_rule_globs_gate_tool_streams_but_not_prose(write_tree: WriteTree) -> No
     assert names(hits) == ["r"]
 
 
+def test_a_rules_glob_gate_is_indexed_by_the_first_call_naming_a_path(write_tree: WriteTree) -> None:
+    """Loading leaves a rule's glob gate unbuilt (most never meet a path); the first gated call builds it."""
+    root = write_tree(
+        {".ruleweave/rules/r.md": rule(condition=r"'print\('", globs='"**/*.py"')}
+    )
+    loaded = load(root)
+    gate = loaded.index.compiled[0].path_gate
+    assert gate is not None and gate.globs == ("**/*.py",) and not gate.indexed
+    assert names(feed(loaded.watcher("a"), "text", "print(x)")) == ["r"]
+    assert not gate.indexed  # prose is not gated
+    hits = feed_call(loaded.watcher("b"), "write", {"path": "pkg/a.py", "content": "print(x)"})
+    assert names(hits) == ["r"] and gate.indexed
+    assert feed_call(loaded.watcher("c"), "write", {"path": "a.js", "content": "print(x)"}) == []
+
+
 def test_no_scope_means_text_and_every_tool(write_tree: WriteTree) -> None:
     """Without a scope a rule watches prose and tool calls, but not thinking."""
     root = write_tree({".ruleweave/rules/r.md": rule(condition="'bad'")})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ruleweave.ttsr.scope import (
     ScopeEntry,
@@ -25,6 +27,48 @@ def test_commas_inside_brackets_and_quotes_do_not_split() -> None:
     assert split_tokens("tool:edit(src/*.{ts,tsx}), 'a,b', text") == [
         "tool:edit(src/*.{ts,tsx})", "a,b", "text",
     ]
+
+
+def _split_reference(value: str) -> list[str]:
+    """``split_tokens`` as first written: one pass over every character."""
+    tokens: list[str] = []
+    current: list[str] = []
+    depth = 0
+    quote = ""
+    for char in value:
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}" and depth:
+            depth -= 1
+        elif char == "," and depth == 0:
+            tokens.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    tokens.append("".join(current))
+    out = []
+    for token in tokens:
+        token = token.strip()
+        while len(token) >= 2 and token[0] == token[-1] and token[0] in "\"'":
+            token = token[1:-1].strip()
+        if token:
+            out.append(token)
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(
+    st.lists(st.sampled_from(["text", "tool:edit", " ", ",", ")", "]", "}", "*.ts", "\t"]), max_size=12),
+    st.lists(st.sampled_from(["text", ",", " ", "(", ")", "{", "'", '"', "a,b", "*.py"]), max_size=12),
+).map("".join))
+def test_split_tokens_agrees_with_the_character_scan(value: str) -> None:
+    """The plain split taken when nothing nests or quotes gives the tokens the character scan gives."""
+    assert split_tokens(value) == _split_reference(value)
 
 
 @pytest.mark.parametrize(
