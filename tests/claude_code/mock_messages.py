@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import select
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -40,7 +42,12 @@ def text(value: str) -> Block:
 
 
 def pause(seconds: float) -> Block:
-    """A pause in the stream before the next block (not part of the reply's content)."""
+    """A pause in the stream before the next block (not part of the reply's content).
+
+    It ends early when the client closes the connection (an interrupted reply), so a
+    generous pause costs nothing where the client interrupts, and a loaded machine has
+    the whole of it to get there.
+    """
     return {"type": "pause", "seconds": seconds}
 
 
@@ -252,11 +259,26 @@ def _handler(mock: MockMessages) -> type[BaseHTTPRequestHandler]:
             try:
                 for name, data in _events(step, model):
                     if name == "pause":
-                        time.sleep(float(data["seconds"]))
+                        if self._client_left(float(data["seconds"])):
+                            return
                         continue
                     self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
                     self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client stopped reading: an interrupted reply
+
+        def _client_left(self, seconds: float) -> bool:
+            """Wait up to ``seconds``; ``True`` as soon as the client has closed the connection."""
+            deadline = time.monotonic() + seconds
+            while (left := deadline - time.monotonic()) > 0:
+                ready, _, _ = select.select([self.connection], [], [], min(left, 0.05))
+                if ready:
+                    try:
+                        if not self.connection.recv(1, socket.MSG_PEEK):
+                            return True
+                    except OSError:
+                        return True
+                    time.sleep(min(left, 0.05))  # bytes waiting, not a close: keep holding
+            return False
 
     return Handler

@@ -74,7 +74,7 @@ def turn_2(root: Path, *, pause_after_prose: float = 0.0) -> list[Reply]:
     Args:
         root: The project.
         pause_after_prose: Seconds the mock waits after the caught prose before ending the
-            reply (time for a stream watcher to interrupt it).
+            reply (time for a stream watcher to interrupt it; the interrupt ends it early).
     """
     new = str(root / "src/new.py")
     prose = [text("Cleaned up. This is a quick hack.")]

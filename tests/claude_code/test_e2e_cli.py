@@ -198,7 +198,7 @@ def test_claude_agent_sdk_session_through_the_adapter(
     """The scenario through the SDK adapter: hooks in process, the prompt appended, interrupt-and-correct."""
     project = scenario_project
     rw = RuleweaveClaudeAgent(RuleweaveConfig(cwd=project))
-    first, second = turn_1(project), turn_2(project, pause_after_prose=2.0)
+    first, second = turn_1(project), turn_2(project, pause_after_prose=30.0)
     with MockMessages([*first, *second]) as mock:
         options = rw.options(
             ClaudeAgentOptions(
@@ -246,7 +246,7 @@ def test_claude_agent_sdk_prose_rule_that_does_not_interrupt_goes_with_the_next_
     app = str(project / "src/app.py")
     # The pause lets the stream watcher see the prose before the tool's hooks run.
     script = [
-        reply(text("A quick hack first."), pause(1.0), tool("Read", file_path=app)),
+        reply(text("A quick hack first."), pause(2.0), tool("Read", file_path=app)),
         reply(text("Done.")),
     ]
     with MockMessages(script) as mock:
