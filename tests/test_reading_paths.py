@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ruleweave.config import RuleweaveConfig
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.paths import RealPaths, display, is_within
 from ruleweave.reading import read_bytes, read_text
 
@@ -90,3 +90,18 @@ def test_rule_files_are_list_files_as_strings(tmp_path: Path) -> None:
     assert found == [str(folder / rel) for rel in ("a/z.md", "b.mdc", "c/d/e.mdc")]
     assert ctx.list_files(folder, (".md", ".mdc"), level="project") == [Path(p) for p in found]
     assert ctx.rule_files(folder, (".mdc",), level="project", recursive=False) == [str(folder / "b.mdc")]
+
+
+@pytest.mark.parametrize(
+    "relative", [".claude/rules", ".ruleweave", "RULES.md", ".github/copilot-instructions.md"]
+)
+def test_folders_are_the_walk_joined_as_strings(tmp_path: Path, relative: str) -> None:
+    """``folders`` and ``under`` spell what ``Path`` joins spelled, the filesystem root included."""
+    cwd = tmp_path / "repo/a/b"
+    cwd.mkdir(parents=True)
+    (tmp_path / "repo/.git").mkdir()
+    ctx = DiscoveryContext(RuleweaveConfig(cwd=cwd))
+    assert ctx.folders(relative) == [str(directory / relative) for directory in ctx.walk]
+    assert len(ctx.folders(relative)) == 3
+    assert under(Path("/"), relative) == str(Path("/") / relative)
+    assert under(str(tmp_path) + os.sep, relative) == str(tmp_path / relative)

@@ -9,7 +9,7 @@ mapping (``discovery.antigravity``).
 from __future__ import annotations
 
 from ruleweave.discovery import antigravity
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir
 from ruleweave.rules import Rule
@@ -23,13 +23,13 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     rules: list[Rule] = []
     for name in _DIRS:
         rules += load_dir(
-            ctx, ctx.config.user_home / name / "rules", provider=ID, priority=PRIORITY,
+            ctx, under(ctx.config.user_home, f"{name}/rules"), provider=ID, priority=PRIORITY,
             level="user", suffixes=(".md", ".mdc"), mapper=antigravity.fields,
         )
-    for directory in ctx.walk:
+    for directory in ctx.walk_spelled:
         for name in _DIRS:
             rules += load_dir(
-                ctx, directory / name / "rules", provider=ID, priority=PRIORITY,
+                ctx, under(directory, f"{name}/rules"), provider=ID, priority=PRIORITY,
                 level="project", suffixes=(".md", ".mdc"), mapper=antigravity.fields,
             )
     return rules

@@ -41,9 +41,8 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     if ctx.nested:
         return []
     rules: list[Rule] = []
-    for directory in ctx.walk:
-        folder = directory / ".aiassistant" / "rules"
-        for path in ctx.list_files(folder, (".md",), level="project", recursive=False):
+    for folder in ctx.folders(".aiassistant/rules"):
+        for path in ctx.rule_files(folder, (".md",), level="project", recursive=False):
             text = ctx.read(path) if ctx.first_visit(path) else None
             if text is None or _apply(fm.parse(text).data) == "off":
                 continue

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ruleweave import frontmatter as fm
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir
 from ruleweave.rules import Rule
@@ -41,12 +41,12 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     if ctx.nested:
         return []
     rules = load_dir(
-        ctx, ctx.config.user_home / ".augment" / "rules", provider=ID, priority=PRIORITY,
+        ctx, under(ctx.config.user_home, ".augment/rules"), provider=ID, priority=PRIORITY,
         level="user", mapper=_always,
     )
-    for directory in ctx.walk:
+    for folder in ctx.folders(".augment/rules"):
         rules += load_dir(
-            ctx, directory / ".augment" / "rules", provider=ID, priority=PRIORITY,
+            ctx, folder, provider=ID, priority=PRIORITY,
             level="project", mapper=_fields,
         )
     return rules

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ruleweave import frontmatter as fm
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, standard_fields
 from ruleweave.rules import Rule
@@ -31,12 +31,12 @@ def _fields(data: dict[str, Any]) -> dict[str, Any]:
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load Claude rules, user tier first."""
     rules = load_dir(
-        ctx, ctx.config.claude_dir / "rules", provider=ID, priority=PRIORITY, level="user",
+        ctx, under(ctx.config.claude_dir, "rules"), provider=ID, priority=PRIORITY, level="user",
         mapper=_fields, name_from_frontmatter=True,
     )
-    for directory in ctx.walk:
+    for folder in ctx.folders(".claude/rules"):
         rules += load_dir(
-            ctx, directory / ".claude" / "rules", provider=ID, priority=PRIORITY,
+            ctx, folder, provider=ID, priority=PRIORITY,
             level="project", mapper=_fields, name_from_frontmatter=True,
         )
     return rules

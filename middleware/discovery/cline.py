@@ -17,10 +17,11 @@ that (Cline ignores them).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ruleweave import frontmatter as fm
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
 from ruleweave.rules import Rule
@@ -47,10 +48,10 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
         ctx, ctx.config.user_home / "Documents" / "Cline" / "Rules", provider=ID, priority=PRIORITY,
         level="user", suffixes=(".md",), mapper=_fields, skip_dirs=_NOT_RULES,
     )
-    for directory in reversed(ctx.walk):
-        candidate, folder = directory / ".clinerules", directory / ".cline" / "rules"
-        found = candidate.exists() or candidate.is_symlink()
-        if found and candidate.is_dir():
+    for directory in reversed(ctx.walk_spelled):
+        candidate, folder = under(directory, ".clinerules"), under(directory, ".cline/rules")
+        found = os.path.lexists(candidate)
+        if found and os.path.isdir(candidate):
             rules += load_dir(
                 ctx, candidate, provider=ID, priority=PRIORITY, level="project",
                 suffixes=(".md",), mapper=_fields, skip_dirs=_NOT_RULES,
@@ -60,7 +61,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
                 ctx, candidate, provider=ID, priority=PRIORITY, level="project",
                 name="clinerules", mapper=_fields,
             )
-        if folder.is_dir():
+        if os.path.isdir(folder):
             found = True
             rules += load_dir(
                 ctx, folder, provider=ID, priority=PRIORITY, level="project",

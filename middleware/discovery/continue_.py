@@ -20,10 +20,11 @@ Mapping, as Continue applies a rule:
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ruleweave import frontmatter as fm
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
 from ruleweave.rules import Rule
@@ -54,12 +55,12 @@ def _fields(data: dict[str, Any]) -> dict[str, Any]:
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load Continue rules, user tier first."""
     rules = load_dir(
-        ctx, ctx.config.user_home / ".continue" / "rules", provider=ID, priority=PRIORITY,
+        ctx, under(ctx.config.user_home, ".continue/rules"), provider=ID, priority=PRIORITY,
         level="user", recursive=False, mapper=_fields, name_from_frontmatter=True,
     )
-    for directory in ctx.walk:
-        folder = directory / ".continue" / "rules"
-        if folder.is_file():
+    for directory in ctx.walk_spelled:
+        folder = under(directory, ".continue/rules")
+        if os.path.isfile(folder):
             ctx.warn(folder, "is a file, not a folder: Continue reads the rule files inside "
                      ".continue/rules/; move it to .continue/rules/<name>.md")
         rules += load_dir(
@@ -67,7 +68,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
             level="project", recursive=False, mapper=_fields, name_from_frontmatter=True,
         )
         rules += load_file(
-            ctx, directory / "rules.md", provider=ID, priority=PRIORITY, level="project",
+            ctx, under(directory, "rules.md"), provider=ID, priority=PRIORITY, level="project",
             name="rules", mapper=_fields,
         )
     return rules

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ruleweave import frontmatter as fm
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import Skipped, load_dir, load_file, standard_fields
 from ruleweave.rules import Rule
@@ -48,14 +48,13 @@ def _always(data: dict[str, Any]) -> dict[str, Any]:
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load Copilot instructions."""
     rules: list[Rule] = []
-    for directory in ctx.walk:
-        github = directory / ".github"
+    for directory in ctx.walk_spelled:
         rules += load_file(
-            ctx, github / "copilot-instructions.md", provider=ID, priority=PRIORITY,
+            ctx, under(directory, ".github/copilot-instructions.md"), provider=ID, priority=PRIORITY,
             level="project", name="copilot-instructions", mapper=_always,
         )
         rules += load_dir(
-            ctx, github / "instructions", provider=ID, priority=PRIORITY, level="project",
+            ctx, under(directory, ".github/instructions"), provider=ID, priority=PRIORITY, level="project",
             suffixes=(".instructions.md",), mapper=_fields,
             stem_suffixes=(".instructions.md",),
         )

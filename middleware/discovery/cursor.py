@@ -13,9 +13,10 @@ with an info line in ``scan`` naming the folder.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, load_file, note, standard_fields
 from ruleweave.rules import Rule
@@ -30,12 +31,13 @@ def _legacy(data: dict[str, Any]) -> dict[str, Any]:
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load Cursor rules, user tier first."""
     rules = load_dir(
-        ctx, ctx.config.user_home / ".cursor" / "rules", provider=ID, priority=PRIORITY,
+        ctx, under(ctx.config.user_home, ".cursor/rules"), provider=ID, priority=PRIORITY,
         level="user", suffixes=(".mdc", ".md"),
     )
-    for directory in ctx.walk:
-        folder = directory / ".cursor" / "rules"
-        if folder.is_file():
+    root = str(ctx.config.root)
+    for directory in ctx.walk_spelled:
+        folder = under(directory, ".cursor/rules")
+        if os.path.isfile(folder):
             ctx.warn(folder, "is a file, not a folder: Cursor reads the rule files inside .cursor/rules/; "
                      "move it to .cursor/rules/<name>.mdc")
         found = load_dir(
@@ -47,9 +49,9 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
             note(ctx, folder, f"holds {plain} .md rule file{'s' if plain > 1 else ''}: current Cursor reads "
                  "only .mdc files there; ruleweave still reads them (rename to .mdc)")
         rules += found
-        if directory == ctx.config.root and not ctx.nested:
+        if directory == root and not ctx.nested:
             rules += load_file(
-                ctx, directory / ".cursorrules", provider=ID, priority=PRIORITY, level="project",
+                ctx, under(directory, ".cursorrules"), provider=ID, priority=PRIORITY, level="project",
                 name="cursorrules", mapper=_legacy,
             )
     return rules

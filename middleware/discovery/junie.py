@@ -11,9 +11,10 @@ either exists the folder is not read, with a warning naming it.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir
 from ruleweave.rules import Rule
@@ -32,12 +33,11 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     if ctx.nested:
         return []
     rules: list[Rule] = []
-    for directory in ctx.walk:
-        junie = directory / ".junie"
-        folder = junie / "guidelines"
-        if not folder.is_dir():
+    for junie in ctx.folders(".junie"):
+        folder = under(junie, "guidelines")
+        if not os.path.isdir(folder):
             continue
-        chosen = next((name for name in FIRST_CHOICES if (junie / name).is_file()), None)
+        chosen = next((name for name in FIRST_CHOICES if os.path.isfile(under(junie, name))), None)
         if chosen is not None:
             ctx.warn(folder, f"is not read: Junie uses .junie/{chosen} instead of the guidelines folder")
             continue

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ruleweave import frontmatter as fm
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, standard_fields
 from ruleweave.paths import is_within, normalise
@@ -102,7 +102,7 @@ def expand_references(ctx: DiscoveryContext, rule: Rule, base: Path, level: Leve
 
 def _load_steering(ctx: DiscoveryContext, home: Path, level: Level) -> list[Rule]:
     rules = load_dir(
-        ctx, home / ".kiro" / "steering", provider=ID, priority=PRIORITY,
+        ctx, under(home, ".kiro/steering"), provider=ID, priority=PRIORITY,
         level=level, recursive=False, mapper=_fields,
     )
     return [expand_references(ctx, rule, home, level) for rule in rules]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
 from ruleweave.rules import Level, Rule
@@ -24,16 +24,16 @@ def _sticky(data: dict[str, Any]) -> dict[str, Any]:
 
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load native rules, user tier first."""
-    homes: list[tuple[Any, Level]] = [(ctx.config.native_home, "user")]
-    homes += [(d / ".ruleweave", "project") for d in ctx.walk]
+    homes: list[tuple[str, Level]] = [(str(ctx.config.native_home), "user")]
+    homes += [(home, "project") for home in ctx.folders(".ruleweave")]
     rules: list[Rule] = []
     for home, level in homes:
         rules += load_file(
-            ctx, home / "RULES.md", provider=ID, priority=PRIORITY, level=level,
+            ctx, under(home, "RULES.md"), provider=ID, priority=PRIORITY, level=level,
             name="RULES", mapper=_sticky,
         )
         rules += load_dir(
-            ctx, home / "rules", provider=ID, priority=PRIORITY, level=level,
+            ctx, under(home, "rules"), provider=ID, priority=PRIORITY, level=level,
             suffixes=(".md", ".mdc"), name_from_frontmatter=True,
         )
     return rules

@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.placement import base_of
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_markdown_rule
@@ -191,9 +191,9 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     taken: set[Path] = set()
     for directory in ctx.walk:
         for name in CONFIG_FILES:
-            config = directory / name
-            if not ctx.is_file(config, "project"):
+            if not ctx.is_file(under(directory, name), "project"):  # no Path for an absent file
                 continue
+            config = directory / name
             for entry in _instructions(ctx, config):
                 for path in matcher.files(config, directory, entry):
                     if path in taken or _read_elsewhere(ctx, path, root):

@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, load_file
 from ruleweave.rules import Level, Rule
@@ -42,28 +42,28 @@ def _manual(_: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _mode_folders(ctx: DiscoveryContext, roo: Path, level: Level) -> list[tuple[str, Path]]:
+def _mode_folders(ctx: DiscoveryContext, roo: str, level: Level) -> list[tuple[str, str]]:
     """``(mode, folder)`` for each ``rules-<mode>`` directory in ``roo``, sorted by mode."""
-    if not roo.is_dir() or not ctx.contained(roo, level):
+    if not os.path.isdir(roo) or not ctx.contained(roo, level):
         return []
     try:
         with os.scandir(roo) as entries:
             names = sorted(e.name for e in entries if e.name.startswith(MODE_PREFIX) and e.is_dir())
     except OSError:
         return []  # absent or unreadable ``.roo``: nothing to read (list_files warns on the rest)
-    return [(name[len(MODE_PREFIX) :], roo / name) for name in names if len(name) > len(MODE_PREFIX)]
+    return [(name[len(MODE_PREFIX) :], under(roo, name)) for name in names if len(name) > len(MODE_PREFIX)]
 
 
-def _load_roo(ctx: DiscoveryContext, roo: Path, level: Level) -> list[Rule]:
+def _load_roo(ctx: DiscoveryContext, roo: str, level: Level) -> list[Rule]:
     rules = load_dir(
-        ctx, roo / "rules", provider=ID, priority=PRIORITY, level=level,
+        ctx, under(roo, "rules"), provider=ID, priority=PRIORITY, level=level,
         suffixes=SUFFIXES, mapper=_always, stem_suffixes=SUFFIXES,
     )
     for mode, folder in _mode_folders(ctx, roo, level):
         rules += load_dir(
             ctx, folder, provider=ID, priority=PRIORITY, level=level, suffixes=SUFFIXES,
             mapper=_always if mode == ctx.config.mode else _manual, stem_suffixes=SUFFIXES,
-            name_prefix=f"{folder.name}/",
+            name_prefix=f"{os.path.basename(folder)}/",
         )
     return rules
 
@@ -98,9 +98,9 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load Roo Code rules, user tier first."""
     if ctx.nested:
         return []
-    rules = _load_roo(ctx, ctx.config.user_home / ".roo", "user")
+    rules = _load_roo(ctx, under(ctx.config.user_home, ".roo"), "user")
     for directory in ctx.walk:
-        found = _load_roo(ctx, directory / ".roo", "project")
+        found = _load_roo(ctx, under(directory, ".roo"), "project")
         if directory == ctx.config.root:
             found += _load_legacy(ctx, directory, found)
         rules += found

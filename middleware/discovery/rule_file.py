@@ -177,7 +177,7 @@ def load_markdown_rule(
 
 def load_dir(
     ctx: DiscoveryContext,
-    root: Path,
+    root: Path | str,
     *,
     provider: str,
     priority: int,
@@ -225,7 +225,7 @@ def load_dir(
 
 def load_file(
     ctx: DiscoveryContext,
-    path: Path,
+    path: Path | str,
     *,
     provider: str,
     priority: int,

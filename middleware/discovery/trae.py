@@ -35,9 +35,9 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     if ctx.nested:
         return []
     rules: list[Rule] = []
-    for directory in ctx.walk:
+    for folder in ctx.folders(".trae/rules"):
         found = load_dir(
-            ctx, directory / ".trae" / "rules", provider=ID, priority=PRIORITY,
+            ctx, folder, provider=ID, priority=PRIORITY,
             level="project", recursive=False, mapper=_fields,
         )
         rules += [

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ruleweave import frontmatter as fm
-from ruleweave.discovery.context import DiscoveryContext
+from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, load_file, standard_fields
 from ruleweave.rules import Rule
@@ -73,14 +73,14 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
         ctx, global_rules, provider=ID, priority=PRIORITY, level="user",
         name="global_rules", mapper=_always,
     )
-    for directory in ctx.walk:
+    for directory in ctx.walk_spelled:
         for folder in _FOLDERS:
             rules += load_dir(
-                ctx, directory / folder / "rules", provider=ID, priority=PRIORITY,
+                ctx, under(directory, f"{folder}/rules"), provider=ID, priority=PRIORITY,
                 level="project", recursive=False, mapper=trigger_fields,
             )
         rules += load_file(
-            ctx, directory / ".windsurfrules", provider=ID, priority=PRIORITY, level="project",
+            ctx, under(directory, ".windsurfrules"), provider=ID, priority=PRIORITY, level="project",
             name="windsurfrules", mapper=_always,
         )
     return cut_to_limit(ctx, rules)
