@@ -306,7 +306,11 @@ class DiscoveryContext:
                 if not self.link_ok(root, level):
                     return []
                 mode = os.stat(top).st_mode
-        except (OSError, ValueError):
+        except OSError as exc:
+            if exc.errno not in _ABSENT:  # absent is normal; unreadable (EACCES) is worth saying
+                self.warn(root, f"cannot be inspected ({exc.strerror or exc.__class__.__name__})")
+            return []
+        except ValueError:
             return []
         if not stat.S_ISDIR(mode) or not self.contained(top, level):
             return []
