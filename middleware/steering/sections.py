@@ -14,26 +14,11 @@ value.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field, StrictBool, model_validator
 
 from ruleweave.steering.fields import Count, Ids, SafetyClass, StrictModel, Text, UseKind
-
-TRACE_EVENT_KINDS: tuple[str, ...] = (
-    "input_received",
-    "spec_loaded",
-    "rule_evaluated",
-    "rule_matched",
-    "route_selected",
-    "route_order_set",
-    "forbid_added",
-    "allow_added",
-    "elicitation_requested",
-    "after_success_scheduled",
-    "outcome_recorded",
-)
-"""The v0 decision-trace event kinds, in their canonical order."""
 
 TraceEventKind = Literal[
     "input_received",
@@ -49,6 +34,9 @@ TraceEventKind = Literal[
     "outcome_recorded",
 ]
 """One of :data:`TRACE_EVENT_KINDS`."""
+
+TRACE_EVENT_KINDS: tuple[str, ...] = get_args(TraceEventKind)
+"""The v0 decision-trace event kinds, in their canonical order (the ``Literal``'s, so the two agree)."""
 
 
 class ToolBoundary(StrictModel):
