@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from invoice_task import CENTS_FIX, FLOAT_FIX, REPO, SYSTEM, TASK
 from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -41,25 +42,7 @@ from langchain_core.tools import BaseTool, tool
 from ruleweave import RuleweaveConfig
 from ruleweave.adapters.langchain import RuleweaveMiddleware
 
-REPO = Path(__file__).resolve().parent / "demo-repo"
-SYSTEM = "You are a careful coding agent working on the Larkspur repository."
-TASK = "Some invoice totals are off by a cent. Find out why and fix services/api/handlers.py."
 THREAD = "langchain-demo"
-
-FLOAT_FIX = '''\
-def invoice_total(store: InvoiceStore, invoice_id: str) -> Response:
-    """The invoice's total."""
-    invoice = store.get(invoice_id)
-    total = float(amount) for amount in invoice.lines
-'''
-CENTS_FIX = '''\
-def invoice_total(store: InvoiceStore, invoice_id: str) -> Response:
-    """The invoice's total, in integer cents."""
-    invoice = store.get(invoice_id)
-    if invoice is None:
-        return Response(HTTPStatus.NOT_FOUND, {"error": "no such invoice"})
-    return Response(HTTPStatus.OK, {"total_cents": sum(line.amount_cents for line in invoice.lines)})
-'''
 
 
 def call(name: str, call_id: str, **args: str) -> ToolCall:

@@ -22,29 +22,12 @@ from typing import Any
 
 from agents import Agent, SQLiteSession, Tool, function_tool, set_tracing_disabled
 from agents.testing import ScriptedModel, assistant_message, function_call
+from invoice_task import CENTS_FIX, FLOAT_FIX, REPO, SYSTEM, TASK
 
 from ruleweave import RuleweaveConfig
 from ruleweave.adapters.openai_agents import RuleweaveAgents
 
-REPO = Path(__file__).resolve().parent / "demo-repo"
-SYSTEM = "You are a careful coding agent working on the Larkspur repository."
-TASK = "Some invoice totals are off by a cent. Find out why and fix services/api/handlers.py."
 CONVERSATION = "openai-agents-demo"
-
-FLOAT_FIX = '''\
-def invoice_total(store: InvoiceStore, invoice_id: str) -> Response:
-    """The invoice's total."""
-    invoice = store.get(invoice_id)
-    total = float(amount) for amount in invoice.lines
-'''
-CENTS_FIX = '''\
-def invoice_total(store: InvoiceStore, invoice_id: str) -> Response:
-    """The invoice's total, in integer cents."""
-    invoice = store.get(invoice_id)
-    if invoice is None:
-        return Response(HTTPStatus.NOT_FOUND, {"error": "no such invoice"})
-    return Response(HTTPStatus.OK, {"total_cents": sum(line.amount_cents for line in invoice.lines)})
-'''
 
 # What a model might answer, one step per model call. The third writes money
 # through float(): the demo repo's streamed rule `no-float-money` stops that

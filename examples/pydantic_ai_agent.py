@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from invoice_task import CENTS_FIX, FLOAT_FIX, REPO, SYSTEM, TASK
 from pydantic_ai import Agent, ModelResponse, TextPart, ToolCallPart, models
 from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
@@ -31,25 +32,7 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls
 from ruleweave import RuleweaveConfig
 from ruleweave.adapters.pydantic_ai import RuleweaveCapability
 
-REPO = Path(__file__).resolve().parent / "demo-repo"
-SYSTEM = "You are a careful coding agent working on the Larkspur repository."
-TASK = "Some invoice totals are off by a cent. Find out why and fix services/api/handlers.py."
 CONVERSATION = "pydantic-ai-demo"
-
-FLOAT_FIX = '''\
-def invoice_total(store: InvoiceStore, invoice_id: str) -> Response:
-    """The invoice's total."""
-    invoice = store.get(invoice_id)
-    total = float(amount) for amount in invoice.lines
-'''
-CENTS_FIX = '''\
-def invoice_total(store: InvoiceStore, invoice_id: str) -> Response:
-    """The invoice's total, in integer cents."""
-    invoice = store.get(invoice_id)
-    if invoice is None:
-        return Response(HTTPStatus.NOT_FOUND, {"error": "no such invoice"})
-    return Response(HTTPStatus.OK, {"total_cents": sum(line.amount_cents for line in invoice.lines)})
-'''
 
 # What a model might answer, one reply per request. The third writes money
 # through float(): the demo repo's streamed rule `no-float-money` drops that
