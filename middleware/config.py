@@ -3,15 +3,19 @@
 Nothing deeper in the stack calls ``os.getcwd()`` or reads ``os.environ``:
 the config resolves ``cwd``, the project root, ``HOME``, ``CLAUDE_CONFIG_DIR``
 and ``RULEWEAVE_HOME`` once, when it is built.
+
+A frozen dataclass whose constructor checks each option itself, not a pydantic
+model: a Claude Code hook builds one per tool call, and importing pydantic costs
+that process more than everything else it does (#16).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from typing import Any, Literal, get_args
 
 from ruleweave.errors import ConfigError
 from ruleweave.rules import InterruptMode
@@ -49,7 +53,8 @@ def _find_project_root(cwd: Path, markers: tuple[str, ...]) -> Path:
     return cwd
 
 
-class RuleweaveConfig(BaseModel):
+@dataclass(frozen=True, init=False)
+class RuleweaveConfig:
     """Every option of discovery, sessions and the CLI.
 
     Build it with keyword arguments; unset paths are filled from the
@@ -120,98 +125,147 @@ class RuleweaveConfig(BaseModel):
             ``.roo/rules-<mode>/`` are always applied; other modes' rules stay manual.
     """
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    cwd: Path
+    project_root: Path | None
+    root_markers: tuple[str, ...]
+    home: Path | None
+    claude_config_dir: Path | None
+    codex_home: Path | None
+    ruleweave_home: Path | None
+    disabled_providers: frozenset[str]
+    disabled_rules: frozenset[str]
+    builtin_rules: bool | tuple[str, ...]
+    ignored_dirs: tuple[str, ...]
+    tool_aliases: dict[str, tuple[str, ...]]
+    max_rule_bytes: int
+    max_rule_files: int
+    max_file_bytes: int
+    symlinks: SymlinkPolicy
+    instruction_files: tuple[str, ...]
+    parent_instructions: bool
+    instructions_max_bytes: int
+    generic_max_bytes: int | None
+    domain_max_bytes: int | None
+    prompt_max_bytes: int
+    notice_max_bytes: int
+    import_max_depth: int
+    allow_outside_imports: bool
+    custom_system_prompt: str | None
+    custom_template: bool
+    templates: dict[str, str]
+    interrupt_mode: InterruptMode
+    ttsr_window: int
+    event_log: Path | None
+    skillspec: Path | None
+    steering_tools: dict[str, tuple[str, ...]]
+    store: SessionStore | str | None
+    ttsr_retries: int
+    max_globs_per_rule: int
+    max_globs_total: int
+    mode: str | None
 
-    cwd: Path = Field(default_factory=Path.cwd)
-    project_root: Path | None = None
-    root_markers: tuple[str, ...] = (".git",)
-    home: Path | None = None
-    claude_config_dir: Path | None = None
-    codex_home: Path | None = None
-    ruleweave_home: Path | None = None
-    disabled_providers: frozenset[str] = frozenset()
-    disabled_rules: frozenset[str] = frozenset()
-    builtin_rules: bool | tuple[str, ...] = False
-    ignored_dirs: tuple[str, ...] = ()
-    tool_aliases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
-    max_rule_bytes: int = Field(default=32 * 1024, gt=0)
-    max_rule_files: int = Field(default=64, gt=0)
-    max_file_bytes: int = Field(default=256 * 1024, gt=0)
-    symlinks: SymlinkPolicy = "within"
-    instruction_files: tuple[str, ...] = DEFAULT_INSTRUCTION_FILES
-    parent_instructions: bool = True
-    instructions_max_bytes: int = Field(default=32 * 1024, gt=0)
-    generic_max_bytes: int | None = Field(default=None, gt=0)
-    domain_max_bytes: int | None = Field(default=None, gt=0)
-    prompt_max_bytes: int = Field(default=48 * 1024, gt=0)
-    notice_max_bytes: int = Field(default=8 * 1024, gt=0)
-    import_max_depth: int = Field(default=4, ge=0)
-    allow_outside_imports: bool = False
-    custom_system_prompt: str | None = None
-    custom_template: bool = False
-    templates: dict[str, str] = Field(default_factory=dict)
-    interrupt_mode: InterruptMode = "always"
-    ttsr_window: int = Field(default=1024, ge=16, le=1 << 20)
-    event_log: Path | None = None
-    skillspec: Path | None = None
-    steering_tools: dict[str, tuple[str, ...]] = Field(default_factory=dict)
-    store: SessionStore | str | None = None
-    ttsr_retries: int = Field(default=2, ge=0)
-    max_globs_per_rule: int = Field(default=256, gt=0)
-    max_globs_total: int = Field(default=20_000, gt=0)
-    mode: str | None = None
-
-    def __init__(self, **data: Any) -> None:
+    def __init__(
+        self,
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        project_root: str | os.PathLike[str] | None = None,
+        root_markers: Iterable[str] = (".git",),
+        home: str | os.PathLike[str] | None = None,
+        claude_config_dir: str | os.PathLike[str] | None = None,
+        codex_home: str | os.PathLike[str] | None = None,
+        ruleweave_home: str | os.PathLike[str] | None = None,
+        disabled_providers: Iterable[str] = (),
+        disabled_rules: Iterable[str] = (),
+        builtin_rules: bool | Iterable[str] = False,
+        ignored_dirs: Iterable[str] = (),
+        tool_aliases: Mapping[str, Iterable[str]] | None = None,
+        max_rule_bytes: int = 32 * 1024,
+        max_rule_files: int = 64,
+        max_file_bytes: int = 256 * 1024,
+        symlinks: SymlinkPolicy = "within",
+        instruction_files: Iterable[str] = DEFAULT_INSTRUCTION_FILES,
+        parent_instructions: bool = True,
+        instructions_max_bytes: int = 32 * 1024,
+        generic_max_bytes: int | None = None,
+        domain_max_bytes: int | None = None,
+        prompt_max_bytes: int = 48 * 1024,
+        notice_max_bytes: int = 8 * 1024,
+        import_max_depth: int = 4,
+        allow_outside_imports: bool = False,
+        custom_system_prompt: str | None = None,
+        custom_template: bool = False,
+        templates: Mapping[str, str] | None = None,
+        interrupt_mode: InterruptMode = "always",
+        ttsr_window: int = 1024,
+        event_log: str | os.PathLike[str] | None = None,
+        skillspec: str | os.PathLike[str] | None = None,
+        steering_tools: Mapping[str, Iterable[str]] | None = None,
+        store: SessionStore | str | None = None,
+        ttsr_retries: int = 2,
+        max_globs_per_rule: int = 256,
+        max_globs_total: int = 20_000,
+        mode: str | None = None,
+    ) -> None:
         """Build the config; a bad value is a ``ConfigError`` naming the option.
 
         Raises:
             ConfigError: An option has a value of the wrong type or out of range.
         """
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            errors = exc.errors()
-            first = errors[0]
-            option = ".".join(str(part) for part in first["loc"]) or "(options)"
-            more = f" ({len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-            raise ConfigError(
-                f"RuleweaveConfig option {option!r}: {first['msg'].rstrip('.')}, "
-                f"not {first.get('input')!r}{more}."
-            ) from exc
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fill_from_environment(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        data = dict(data)
         env = os.environ
-        cwd = Path(data.get("cwd") or Path.cwd()).expanduser()
-        cwd = cwd if cwd.is_absolute() else Path.cwd() / cwd
-        data["cwd"] = Path(os.path.normpath(cwd))
-        markers = tuple(data.get("root_markers") or (".git",))
-        if data.get("project_root") is None:
-            data["project_root"] = _find_project_root(data["cwd"], markers)
-        else:
-            data["project_root"] = Path(os.path.abspath(Path(data["project_root"]).expanduser()))
-        home = data.get("home")
-        if home is None:
-            home = env.get("HOME") or str(Path.home())
-        data["home"] = Path(home)
-        if data.get("claude_config_dir") is None:
-            data["claude_config_dir"] = Path(
-                env.get("CLAUDE_CONFIG_DIR") or data["home"] / ".claude"
-            )
-        if data.get("codex_home") is None:
-            data["codex_home"] = Path(env.get("CODEX_HOME") or data["home"] / ".codex")
-        if data.get("ruleweave_home") is None:
-            data["ruleweave_home"] = Path(
-                env.get("RULEWEAVE_HOME") or data["home"] / ".ruleweave"
-            )
-        for key in ("disabled_providers", "disabled_rules"):
-            if key in data and data[key] is not None:
-                data[key] = frozenset(data[key])
-        return data
+        where = _normal_cwd(_path("cwd", cwd) or Path.cwd())
+        markers = _strings("root_markers", root_markers) or (".git",)
+        root = _path("project_root", project_root)
+        user_home = _path("home", home) or Path(env.get("HOME") or str(Path.home()))
+        values: dict[str, Any] = {
+            "cwd": where,
+            "project_root": (
+                _find_project_root(where, markers) if root is None
+                else Path(os.path.abspath(root.expanduser()))
+            ),
+            "root_markers": markers,
+            "home": user_home,
+            "claude_config_dir": _path("claude_config_dir", claude_config_dir)
+            or Path(env.get("CLAUDE_CONFIG_DIR") or user_home / ".claude"),
+            "codex_home": _path("codex_home", codex_home)
+            or Path(env.get("CODEX_HOME") or user_home / ".codex"),
+            "ruleweave_home": _path("ruleweave_home", ruleweave_home)
+            or Path(env.get("RULEWEAVE_HOME") or user_home / ".ruleweave"),
+            "disabled_providers": frozenset(_strings("disabled_providers", disabled_providers)),
+            "disabled_rules": frozenset(_strings("disabled_rules", disabled_rules)),
+            "builtin_rules": (
+                builtin_rules if isinstance(builtin_rules, bool) else _strings("builtin_rules", builtin_rules)
+            ),
+            "ignored_dirs": _strings("ignored_dirs", ignored_dirs),
+            "tool_aliases": _string_lists("tool_aliases", tool_aliases),
+            "max_rule_bytes": _int("max_rule_bytes", max_rule_bytes, 1),
+            "max_rule_files": _int("max_rule_files", max_rule_files, 1),
+            "max_file_bytes": _int("max_file_bytes", max_file_bytes, 1),
+            "symlinks": _choice("symlinks", symlinks, _SYMLINK_POLICIES),
+            "instruction_files": _strings("instruction_files", instruction_files),
+            "parent_instructions": _bool("parent_instructions", parent_instructions),
+            "instructions_max_bytes": _int("instructions_max_bytes", instructions_max_bytes, 1),
+            "generic_max_bytes": _optional_int("generic_max_bytes", generic_max_bytes, 1),
+            "domain_max_bytes": _optional_int("domain_max_bytes", domain_max_bytes, 1),
+            "prompt_max_bytes": _int("prompt_max_bytes", prompt_max_bytes, 1),
+            "notice_max_bytes": _int("notice_max_bytes", notice_max_bytes, 1),
+            "import_max_depth": _int("import_max_depth", import_max_depth, 0),
+            "allow_outside_imports": _bool("allow_outside_imports", allow_outside_imports),
+            "custom_system_prompt": _optional_text("custom_system_prompt", custom_system_prompt),
+            "custom_template": _bool("custom_template", custom_template),
+            "templates": _texts("templates", templates),
+            "interrupt_mode": _choice("interrupt_mode", interrupt_mode, _INTERRUPT_MODES),
+            "ttsr_window": _int("ttsr_window", ttsr_window, 16, 1 << 20),
+            "event_log": _path("event_log", event_log),
+            "skillspec": _path("skillspec", skillspec),
+            "steering_tools": _string_lists("steering_tools", steering_tools),
+            "store": _store(store),
+            "ttsr_retries": _int("ttsr_retries", ttsr_retries, 0),
+            "max_globs_per_rule": _int("max_globs_per_rule", max_globs_per_rule, 1),
+            "max_globs_total": _int("max_globs_total", max_globs_total, 1),
+            "mode": _optional_text("mode", mode),
+        }
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
 
     def replayable_options(self) -> dict[str, Any]:
         """The options that shape rules and prompts, as JSON (no machine-specific paths).
@@ -222,10 +276,13 @@ class RuleweaveConfig(BaseModel):
             "cwd", "project_root", "home", "claude_config_dir", "codex_home", "ruleweave_home",
             "event_log", "skillspec", "store",
         }
-        options = self.model_dump(mode="json", exclude=machine)
-        for key in ("disabled_providers", "disabled_rules"):
-            options[key] = sorted(options[key])  # sets dump in hash order
-        return options
+        return {f.name: _json(getattr(self, f.name)) for f in fields(self) if f.name not in machine}
+
+    def fingerprint(self) -> str:
+        """Every option but ``store`` as one JSON text: equal for configs that load the same rules."""
+        import json
+
+        return json.dumps({f.name: _json(getattr(self, f.name)) for f in fields(self) if f.name != "store"})
 
     @property
     def root(self) -> Path:
@@ -256,3 +313,111 @@ class RuleweaveConfig(BaseModel):
         """ruleweave's user directory."""
         assert self.ruleweave_home is not None
         return self.ruleweave_home
+
+
+_SYMLINK_POLICIES: tuple[str, ...] = get_args(SymlinkPolicy)
+_INTERRUPT_MODES: tuple[str, ...] = get_args(InterruptMode)
+
+
+def _fail(option: str, problem: str, value: object) -> ConfigError:
+    return ConfigError(f"RuleweaveConfig option {option!r}: {problem}, not {value!r}.")
+
+
+def _path(option: str, value: str | os.PathLike[str] | None) -> Path | None:
+    if value is None:
+        return None
+    if isinstance(value, Path):
+        return value
+    if not isinstance(value, (str, os.PathLike)):
+        raise _fail(option, "should be a path", value)
+    path = os.fspath(value)
+    if not isinstance(path, str) or "\x00" in path:
+        raise _fail(option, "should be a path", value)
+    return Path(path)
+
+
+def _normal_cwd(cwd: Path) -> Path:
+    cwd = cwd.expanduser()
+    cwd = cwd if cwd.is_absolute() else Path.cwd() / cwd
+    return Path(os.path.normpath(cwd))
+
+
+def _strings(option: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, tuple) and all(type(v) is str for v in value):
+        return value
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise _fail(option, "should be a list of strings", value)
+    out = tuple(value)
+    if not all(isinstance(v, str) for v in out):
+        raise _fail(option, "should be a list of strings", value)
+    return out
+
+
+def _string_lists(option: str, value: object) -> dict[str, tuple[str, ...]]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise _fail(option, "should be a mapping of names to lists of strings", value)
+    return {k: _strings(f"{option}.{k}", v) for k, v in value.items()}
+
+
+def _texts(option: str, value: object) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise _fail(option, "should be a mapping of names to strings", value)
+    return dict(value)
+
+
+def _bool(option: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(option, "should be True or False", value)
+    return value
+
+
+def _int(option: str, value: object, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(option, "should be an integer", value)
+    if value < low or (high is not None and value > high):
+        bound = f"at least {low}" if high is None else f"between {low} and {high}"
+        raise _fail(option, f"should be {bound}", value)
+    return value
+
+
+def _optional_int(option: str, value: object, low: int) -> int | None:
+    return None if value is None else _int(option, value, low)
+
+
+def _optional_text(option: str, value: object) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise _fail(option, "should be a string", value)
+    return value
+
+
+def _choice(option: str, value: Any, allowed: tuple[str, ...]) -> Any:
+    if value not in allowed:
+        raise _fail(option, f"should be one of {', '.join(map(repr, allowed))}", value)
+    return value
+
+
+def _store(value: object) -> SessionStore | str | None:
+    if value is None or isinstance(value, (str, SessionStore)):
+        return value
+    raise _fail("store", "should be a SessionStore or a store URL", value)
+
+
+def _json(value: object) -> Any:
+    """An option's value as JSON data (sets sorted: they would dump in hash order)."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, dict):
+        return {k: _json(v) for k, v in value.items()}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)

@@ -206,7 +206,7 @@ def economy(
             Path(cwd).resolve() if cwd is not None else None,
             Path(root).resolve() if root is not None else None,
         )
-        key = config.model_dump_json(exclude={"store"})
+        key = config.fingerprint()
         ruleset = rulesets.get(key) or rulesets.setdefault(key, RuleSet.load(config))
         out.append(session_economy(logged, ruleset, old_root))
     return tuple(out)

@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from ruleweave.config import RuleweaveConfig
 from ruleweave.echo import shown
 from ruleweave.errors import ReplayError
@@ -334,12 +332,8 @@ def replay_config(
     try:
         options, notes = vet_options(start.get("options"), defaults)
         config = RuleweaveConfig(cwd=cwd, project_root=root, **options)
-    except (OptionError, TypeError, ValueError) as exc:  # pydantic's ValidationError is a ValueError
-        detail = (
-            "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            if isinstance(exc, ValidationError) else str(exc)
-        )
-        raise ReplayError(f"{who} logged options this version cannot use ({detail}).") from exc
+    except (OptionError, TypeError, ValueError) as exc:  # ConfigError is a ValueError
+        raise ReplayError(f"{who} logged options this version cannot use ({str(exc).rstrip('.')}).") from exc
     return config, old_root, notes
 
 
@@ -360,7 +354,7 @@ def replay_session(
     """
     start = logged.start
     config, old_root, notes = replay_config(start, cwd, root)
-    key = config.model_dump_json(exclude={"store"})
+    key = config.fingerprint()
     cache = rulesets if rulesets is not None else {}
     ruleset = cache.get(key)
     if ruleset is None:

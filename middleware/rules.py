@@ -1,11 +1,19 @@
-"""The one shape every provider's rule is normalised into (pure data)."""
+"""The one shape every provider's rule is normalised into (pure data).
+
+Frozen, slotted dataclasses rather than pydantic models: every hook process
+builds these, and importing pydantic and building its models costs a Claude
+Code hook ten times Python's own start-up (#16). Their fields come from the
+providers' own normalisers (``frontmatter.as_*``), so validation here is the
+little a constructor needs: sequences become tuples of strings, and a value of
+the wrong kind is a ``TypeError`` naming the field.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
+from typing import Any, Literal, get_args
 
 Level = Literal["user", "project", "builtin"]
 """Which tier a rule came from."""
@@ -29,7 +37,35 @@ class Bucket(StrEnum):
     INSTRUCTIONS = "instructions"
 
 
-class SourceMeta(BaseModel):
+def _strings(owner: str, name: str, value: Iterable[str] | str) -> tuple[str, ...]:
+    """``value`` as a tuple of strings (a lone string is refused: it would become its letters)."""
+    if isinstance(value, tuple) and all(type(v) is str for v in value):
+        return value
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise TypeError(f"{owner}.{name} must be a sequence of strings, not {value!r}")
+    out = tuple(value)
+    if not all(isinstance(v, str) for v in out):
+        raise TypeError(f"{owner}.{name} must be a sequence of strings, not {value!r}")
+    return out
+
+
+def _check(owner: str, name: str, value: object, kinds: type | tuple[type, ...]) -> None:
+    if not isinstance(value, kinds):
+        raise TypeError(f"{owner}.{name} must be {_kind_names(kinds)}, not {value!r}")
+
+
+def _kind_names(kinds: type | tuple[type, ...]) -> str:
+    names = [k.__name__ for k in (kinds if isinstance(kinds, tuple) else (kinds,))]
+    return " or ".join("None" if n == "NoneType" else n for n in names)
+
+
+def _one_of(owner: str, name: str, value: object, allowed: tuple[Any, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{owner}.{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceMeta:
     """Where a rule came from.
 
     Attributes:
@@ -39,15 +75,21 @@ class SourceMeta(BaseModel):
         path: The file the rule was read from.
     """
 
-    model_config = ConfigDict(frozen=True)
-
     provider: str
     priority: int
     level: Level
     path: str
 
+    def __post_init__(self) -> None:
+        _check("SourceMeta", "provider", self.provider, str)
+        if isinstance(self.priority, bool) or not isinstance(self.priority, int):
+            raise TypeError(f"SourceMeta.priority must be int, not {self.priority!r}")
+        _one_of("SourceMeta", "level", self.level, _LEVELS)
+        _check("SourceMeta", "path", self.path, str)
 
-class Rule(BaseModel):
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rule:
     """A rule, whatever agent format it was written in.
 
     Attributes:
@@ -72,8 +114,6 @@ class Rule(BaseModel):
         shadowed: Same-named rules this one won over, best first.
     """
 
-    model_config = ConfigDict(frozen=True)
-
     name: str
     path: str
     content: str
@@ -93,8 +133,34 @@ class Rule(BaseModel):
     source: SourceMeta
     shadowed: tuple[SourceMeta, ...] = ()
 
+    def __post_init__(self) -> None:
+        for name in ("name", "path", "content", "base"):
+            _check("Rule", name, getattr(self, name), str)
+        for name in _STRING_TUPLES:
+            value = getattr(self, name)
+            if type(value) is not tuple or not all(type(v) is str for v in value):
+                object.__setattr__(self, name, _strings("Rule", name, value))
+        for name in ("always_apply", "joins_instructions", "truncated"):
+            _check("Rule", name, getattr(self, name), bool)
+        _check("Rule", "description", self.description, (str, type(None)))
+        _check("Rule", "repeat", self.repeat, (str, type(None)))
+        if self.interrupt_mode is not None:
+            _one_of("Rule", "interrupt_mode", self.interrupt_mode, _MODES)
+        _check("Rule", "source", self.source, SourceMeta)
+        if type(self.shadowed) is not tuple:
+            object.__setattr__(self, "shadowed", tuple(self.shadowed))
+        for meta in self.shadowed:
+            _check("Rule", "shadowed", meta, SourceMeta)
 
-class DiscoveryWarning(BaseModel):
+
+_STRING_TUPLES = ("globs", "condition", "ast_condition", "scope", "content_regex", "exclude_globs")
+_LEVELS: tuple[str, ...] = get_args(Level)
+_MODES: tuple[str, ...] = get_args(InterruptMode)
+_SEVERITIES: tuple[str, ...] = get_args(Severity)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscoveryWarning:
     """Something discovery skipped or repaired, naming the file.
 
     Attributes:
@@ -105,13 +171,18 @@ class DiscoveryWarning(BaseModel):
         severity: ``warning``, or ``info`` for a note that loses nothing (``Severity``).
     """
 
-    model_config = ConfigDict(frozen=True)
-
     path: str
     message: str
     provider: str | None = None
     line: int | None = None
     severity: Severity = "warning"
+
+    def __post_init__(self) -> None:
+        _check("DiscoveryWarning", "path", self.path, str)
+        _check("DiscoveryWarning", "message", self.message, str)
+        _check("DiscoveryWarning", "provider", self.provider, (str, type(None)))
+        _check("DiscoveryWarning", "line", self.line, (int, type(None)))
+        _one_of("DiscoveryWarning", "severity", self.severity, _SEVERITIES)
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path

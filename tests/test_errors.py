@@ -70,7 +70,7 @@ def test_bad_arguments_are_ruleweave_errors(tmp_path: Path) -> None:
 
 def test_a_bad_option_is_a_config_error_naming_it() -> None:
     """RuleweaveConfig turns a bad value into one ConfigError sentence naming the option."""
-    with pytest.raises(ConfigError, match=r"'max_rule_bytes'.*greater than 0, not 0"):
+    with pytest.raises(ConfigError, match=r"'max_rule_bytes': should be at least 1, not 0\.$"):
         RuleweaveConfig(max_rule_bytes=0)
     with pytest.raises(ConfigError, match="'ttsr_retries'"):
         RuleweaveConfig(ttsr_retries=-1)

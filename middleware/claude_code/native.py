@@ -9,7 +9,8 @@ stay below that, and ``fit_context`` is the last guard.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ruleweave.config import RuleweaveConfig
@@ -41,7 +42,7 @@ def hook_config(config: RuleweaveConfig, *, leave_out_native: bool = True) -> Ru
     Returns:
         The derived configuration (``config`` itself when nothing changes).
     """
-    update: dict[str, object] = {}
+    update: dict[str, Any] = {}
     if config.prompt_max_bytes > HOOK_BUDGET_BYTES:
         update["prompt_max_bytes"] = HOOK_BUDGET_BYTES
     if config.notice_max_bytes > HOOK_BUDGET_BYTES:
@@ -52,7 +53,7 @@ def hook_config(config: RuleweaveConfig, *, leave_out_native: bool = True) -> Ru
         kept = tuple(name for name in config.instruction_files if name not in NATIVE_INSTRUCTION_FILES)
         if kept != config.instruction_files:
             update["instruction_files"] = kept
-    return config.model_copy(update=update) if update else config
+    return replace(config, **update) if update else config
 
 
 def fit_context(text: str) -> tuple[str, bool]:

@@ -8,7 +8,7 @@ and turns every problem, including a provider that raises, into a warning.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ruleweave.config import RuleweaveConfig
@@ -60,9 +60,7 @@ def _provider_winners(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
     for rule in reversed(losers):
         losers_by_name.setdefault(rule.name, []).append(rule)
     merged = [
-        rule.model_copy(
-            update={"shadowed": tuple(r.source for r in losers_by_name.get(rule.name, []))}
-        )
+        replace(rule, shadowed=tuple(r.source for r in losers_by_name.get(rule.name, [])))
         if rule.name in losers_by_name
         else rule
         for rule in winners
@@ -127,9 +125,7 @@ def discover(
                 kept[rule.name] = rule
                 order.append(rule.name)
             else:
-                kept[rule.name] = best.model_copy(
-                    update={"shadowed": (*best.shadowed, rule.source, *rule.shadowed)}
-                )
+                kept[rule.name] = replace(best, shadowed=(*best.shadowed, rule.source, *rule.shadowed))
                 shadowed.append(rule)
     ctx.provider, ctx.places = None, False
     rules, cap_warnings = cap_globs(

@@ -11,6 +11,7 @@ the bucket its other fields give it (description only → rulebook, else manual)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ruleweave.echo import shown
 from ruleweave.glob_shapes import alternatives
@@ -73,5 +74,5 @@ def cap_globs(
                 ),
             )
         )
-        out.append(rule.model_copy(update={"globs": tuple(kept)}))
+        out.append(replace(rule, globs=tuple(kept)))
     return tuple(out), warnings

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
 from ruleweave.discovery.context import DiscoveryContext
@@ -68,7 +69,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
                 provider=f"{ID}:{point.name}", priority=PRIORITY,
                 level=rule.source.level, path=rule.source.path,
             )
-            rules.append(rule.model_copy(update={"source": source}))
+            rules.append(replace(rule, source=source))
     return rules
 
 

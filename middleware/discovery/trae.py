@@ -11,6 +11,7 @@ Trae added rule types).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ruleweave.discovery.context import DiscoveryContext
@@ -41,7 +42,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
             level="project", recursive=False, mapper=_fields,
         )
         rules += [
-            rule.model_copy(update={"always_apply": True}) if rule_stem(rule.path) == ALWAYS_FILE else rule
+            replace(rule, always_apply=True) if rule_stem(rule.path) == ALWAYS_FILE else rule
             for rule in found
         ]
     return rules

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.lint import Finding, LintReport, lint
@@ -31,7 +32,7 @@ def plain_tree(root: Path, files: dict[str, str]) -> Path:
     return write(root, files)
 
 
-def run(root: Path, *agents: str, **options: object) -> LintReport:
+def run(root: Path, *agents: str, **options: Any) -> LintReport:
     """Lint ``root`` (as cwd) with config ``options``."""
     return lint(RuleweaveConfig(cwd=root, **options), agents)
 
