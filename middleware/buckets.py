@@ -15,8 +15,7 @@ be listed as scoped and never fire.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ruleweave.echo import shown
 from ruleweave.globs import glob_problem
@@ -41,9 +40,10 @@ def bucket_of(rule: Rule, is_ttsr: bool) -> Bucket:
     return Bucket.MANUAL
 
 
-@dataclass(frozen=True, slots=True)
-class Buckets:
+class Buckets(NamedTuple):
     """Rules by bucket, each tuple in precedence order.
+
+    NamedTuple, not dataclass: the class is ~5× cheaper to create in a hook process (one per tool call).
 
     Attributes:
         by_rule: The bucket of each rule name.

@@ -19,7 +19,7 @@ caller that catches ``RuleweaveError`` catches everything ruleweave raises.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class RuleweaveError(Exception):
@@ -58,9 +58,10 @@ class SpecError(RuleweaveError):
     """A SkillSpec document cannot be loaded or is invalid."""
 
 
-@dataclass(frozen=True, slots=True)
-class SpecIssue:
+class SpecIssue(NamedTuple):
     """One problem in a SkillSpec document.
+
+    NamedTuple, not dataclass: the class is ~5× cheaper to create in a hook process (one per tool call).
 
     Attributes:
         file: The document's path (or a label such as ``<string>``).

@@ -25,31 +25,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-import yaml
-
-_BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _Yaml12Loader(_BaseLoader):  # type: ignore[misc]
-    """The C safe loader with YAML 1.2 booleans: only true/false are booleans."""
-
-
-_Yaml12Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
-}
-_Yaml12Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool",
-    re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-    list("tTfF"),
-)
-
-_RESOLVERS: dict[str, list[tuple[str, re.Pattern[str]]]] = _Yaml12Loader.yaml_implicit_resolvers
-_BOOL_TAG = "tag:yaml.org,2002:bool"
+# Which plain scalars the YAML loader could resolve to something other than a string: its
+# implicit resolvers (numbers, dates, ``null``, ``<<``, ``=``, and with YAML 1.2 booleans only
+# ``true``/``false``) all start with one of these. A test pins this against PyYAML's own table, so
+# the flat-line reader needs no YAML import (a hook process pays ~10 ms for one).
+_RESOLVABLE_START = frozenset("+-.0123456789<=~")
+_BOOLEANS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_NULLS = frozenset({"null", "Null", "NULL", "~"})
 # A flat line: an ASCII key, a colon, and nothing or blanks and a value.
 _SIMPLE_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
 # Characters a plain scalar may not start with (YAML indicators), or any blank.
@@ -61,7 +46,8 @@ _FLOW_LIST = re.compile(rf"\[ *(?:{_QUOTED_ITEM}(?: *, *{_QUOTED_ITEM})* *,? *)?
 _FLOW_ITEM = re.compile(_QUOTED_ITEM)
 # What PyYAML's reader refuses outright (in ASCII text: the C0 controls but tab and newlines, DEL).
 _NON_PRINTABLE_ASCII = re.compile("[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]")
-_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]"
+"""Compiled on first use (``re``'s cache keeps it): compiling it costs ~5 ms, and most blocks are ASCII."""
 _UNRESOLVED = object()
 # Tabs, and what PyYAML reads as line breaks: a one-line value holding one is left to YAML.
 _AWKWARD = re.compile("[\t\n\r\x85\u2028\u2029]")
@@ -73,9 +59,10 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 _PLAIN_WITH_COLON = re.compile(r"^([\w-]+):[ \t]+([^'\"\[{|>&*!#\s][^\n]*:\s[^\n]*)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Frontmatter:
+class Frontmatter(NamedTuple):
     """A parsed document.
+
+    NamedTuple, not dataclass: the class is ~5× cheaper to create in a hook process (one per tool call).
 
     Attributes:
         data: The frontmatter mapping, keys in snake case.
@@ -88,8 +75,8 @@ class Frontmatter:
     data: dict[str, Any]
     body: str
     present: bool
-    problems: tuple[tuple[int, str], ...] = field(default=())
-    repairs: tuple[tuple[int, str], ...] = field(default=())
+    problems: tuple[tuple[int, str], ...] = ()
+    repairs: tuple[tuple[int, str], ...] = ()
 
 
 def snake_key(key: object) -> str:
@@ -103,9 +90,29 @@ def _snake(key: str) -> str:
     return _CAMEL.sub(r"_\1", key.strip()).replace("-", "_").lower()
 
 
+@lru_cache(maxsize=1)
+def yaml12_loader() -> Any:
+    """PyYAML's C safe loader (its Python one without libyaml) with YAML 1.2 booleans: only
+    ``true``/``false`` are booleans (imported on first use: the flat-line reader does without)."""
+    import yaml
+
+    base: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader: Any = type("Yaml12Loader", (base,), {})
+    loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    loader.add_implicit_resolver(
+        "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+    )
+    return loader
+
+
 def yaml_load(text: str) -> Any:
     """Parse YAML with YAML 1.2 booleans; raises ``yaml.YAMLError`` (or ValueError)."""
-    return yaml.load(text, Loader=_Yaml12Loader)
+    import yaml
+
+    return yaml.load(text, Loader=yaml12_loader())
 
 
 def _resolved(value: str) -> Any:
@@ -134,12 +141,11 @@ def _resolved(value: str) -> Any:
     if first in _PLAIN_START or _AWKWARD.search(value) is not None or ": " in value or " #" in value:
         return _UNRESOLVED
     text = value.rstrip(" ")
-    if text.endswith(":"):
+    if text.endswith(":") or first in _RESOLVABLE_START:
         return _UNRESOLVED
-    for tag, regexp in _RESOLVERS.get(first, ()):
-        if regexp.match(text):
-            return text.lower() == "true" if tag == _BOOL_TAG else _UNRESOLVED
-    return text
+    if text in _NULLS:
+        return None
+    return _BOOLEANS.get(text, text)
 
 
 def simple_mapping(block: str) -> dict[str, Any] | None:
@@ -157,8 +163,10 @@ def simple_mapping(block: str) -> dict[str, Any] | None:
     Returns:
         The mapping, keys as written; or ``None`` when the block is not that simple.
     """
-    printable = _NON_PRINTABLE_ASCII if block.isascii() else _NON_PRINTABLE
-    if printable.search(block) is not None:
+    if block.isascii():
+        if _NON_PRINTABLE_ASCII.search(block) is not None:
+            return None
+    elif re.search(_NON_PRINTABLE, block) is not None:
         return None
     data: dict[str, Any] = {}
     for line in block.split("\n"):
@@ -168,11 +176,8 @@ def simple_mapping(block: str) -> dict[str, Any] | None:
         if match is None:
             return None
         key, raw = match.groups()
-        resolvers = _RESOLVERS.get(key[0])
-        if resolvers:
-            for _tag, regexp in resolvers:
-                if regexp.match(key):
-                    return None
+        if key in _BOOLEANS or key in _NULLS:
+            return None  # a key the loader reads as a boolean or null
         value = _resolved(raw) if raw else None
         if value is _UNRESOLVED:
             return None

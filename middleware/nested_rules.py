@@ -24,8 +24,9 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from ruleweave.buckets import assign
 from ruleweave.config import RuleweaveConfig
@@ -51,16 +52,17 @@ CACHED_FOLDERS = 4_096
 _NO_GLOBS: GlobIndex[str] = GlobIndex(())
 
 
-@dataclass(frozen=True)
-class NestedFolder:
+class NestedFolder(NamedTuple):
     """The rules of the rule folders in one directory below the walk.
+
+    NamedTuple, not dataclass: the class is ~5× cheaper to create in a hook process (one per tool call).
 
     Attributes:
         directory: The absolute directory.
         prefix: It relative to the project root (the rules' name prefix).
         notices: Always-apply (and unscoped Claude) rules: a notice on first touch.
         listed: Description-only rules: named as ``rule://`` in the listing notice.
-        index: The scoped rules' rebased globs.
+        glob_index: The scoped rules' rebased globs.
         rules: Every rule, by name (what ``rule://`` resolves).
         buckets: Each rule's bucket.
         warnings: Problems met reading the folders.
@@ -70,9 +72,9 @@ class NestedFolder:
     prefix: str
     notices: tuple[Rule, ...] = ()
     listed: tuple[Rule, ...] = ()
-    index: GlobIndex[str] = field(default_factory=lambda: _NO_GLOBS)
-    rules: Mapping[str, Rule] = field(default_factory=dict)
-    buckets: Mapping[str, Bucket] = field(default_factory=dict)
+    glob_index: GlobIndex[str] = _NO_GLOBS
+    rules: Mapping[str, Rule] = MappingProxyType({})
+    buckets: Mapping[str, Bucket] = MappingProxyType({})
     warnings: tuple[DiscoveryWarning, ...] = ()
 
     @property
@@ -161,7 +163,7 @@ class NestedRules:
             prefix=prefix,
             notices=(*buckets.generic, *buckets.instructions),
             listed=buckets.rulebook,
-            index=GlobIndex((rule.name, glob) for rule in buckets.scoped for glob in rule.globs),
+            glob_index=GlobIndex((rule.name, glob) for rule in buckets.scoped for glob in rule.globs),
             rules={rule.name: rule for rule in found.rules},
             buckets=dict(buckets.by_rule),
             warnings=tuple(warnings),

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ruleweave import prompt
 from ruleweave.config import RuleweaveConfig
@@ -41,9 +41,10 @@ NoticeKind = Literal["rule", "instructions", "listing"]
 rule folder's description-only rules (as ``rule://`` addresses)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
+class Match(NamedTuple):
     """One notice a touched path calls for.
+
+    NamedTuple, not dataclass (so is ``CallNotices``): ~5× cheaper to create in a hook process.
 
     Attributes:
         kind: ``rule`` or ``instructions``.
@@ -88,8 +89,7 @@ def rule_id(path: str, name: str) -> str:
     return f"{path}#{name}"
 
 
-@dataclass(frozen=True, slots=True)
-class CallNotices:
+class CallNotices(NamedTuple):
     """What one tool call calls for, before any claim.
 
     Attributes:
@@ -286,7 +286,7 @@ class Notices:
         out = [_rule_match(rule, trigger, None) for rule in folder.notices]
         if folder.listed:
             out.append(Match("listing", folder.prefix, folder.directory, trigger, None, _listing(folder)))
-        for name, glob in folder.index.lookup(spelled):
+        for name, glob in folder.glob_index.lookup(spelled):
             rule = folder.rules[name]
             if self._passes_gate(rule, path, written):
                 out.append(_rule_match(rule, trigger, glob))

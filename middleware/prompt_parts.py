@@ -8,7 +8,6 @@ template overrides when a rule set loads.
 
 from __future__ import annotations
 
-import hashlib
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -125,6 +124,8 @@ class PromptParts:
     @property
     def sha256(self) -> str:
         """Hex digest of ``text``."""
+        import hashlib  # here: a hook process that never asks for a digest never pays its import
+
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 

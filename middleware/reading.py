@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 # Non-blocking (a FIFO swapped in opens at once), no controlling terminal, not inherited.
 _OPEN_FLAGS = (
@@ -23,9 +23,10 @@ _OPEN_FLAGS = (
 _CHUNK = 1 << 20
 
 
-@dataclass(frozen=True, slots=True)
-class ReadResult:
+class ReadResult(NamedTuple):
     """What a bounded read produced.
+
+    NamedTuple, not dataclass: the class is ~5× cheaper to create in a hook process (one per tool call).
 
     Attributes:
         text: The decoded text, or ``None`` when nothing usable was read.

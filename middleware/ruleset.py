@@ -5,7 +5,10 @@ by any number of sessions (threads, tasks or agent workers); everything per
 session lives in the session's store. What a session asks of it lives in
 modules of their own: the prompt contribution in ``prompt_parts``
 (``PromptAssembly``), after-tool notices in ``notices`` (``Notices``),
-streamed rules in ``ttsr``, steering in ``steering``. Loading does no glob
+streamed rules in ``ttsr``, steering in ``steering``; those three are built
+(and their modules imported) on first use, so a Claude Code hook answering a
+tool call imports neither the SkillSpec machinery nor the TTSR index unless
+the repository has a SkillSpec or streamed rules. Loading does no glob
 compilation: the scoped-rule index compiles a glob the first time a lookup
 needs it, and a streamed rule's path gate is indexed on the first tool call
 naming a path, so a hook started per tool call pays only for what it matches.
@@ -19,7 +22,7 @@ import gc
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ruleweave.buckets import Buckets, assign
 from ruleweave.config import RuleweaveConfig
@@ -29,19 +32,20 @@ from ruleweave.instructions.shared import drop_shared
 from ruleweave.log import EventLog
 from ruleweave.nested_rules import NestedRules
 from ruleweave.notices import Notices
-from ruleweave.paths import walk_down
-from ruleweave.prompt_parts import PromptAssembly, PromptParts, check_templates
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule
 from ruleweave.session import RuleSession
-from ruleweave.steering.loader import Steering, load_steering
 from ruleweave.store import MemoryStore, SessionStore, open_store
 from ruleweave.tool_names import ToolNames
 from ruleweave.touch import Extractor, TouchExtractors
 from ruleweave.tree import ProjectTree
-from ruleweave.ttsr.index import TtsrIndex
+
+if TYPE_CHECKING:
+    from ruleweave.prompt_parts import PromptAssembly, PromptParts
+    from ruleweave.steering.loader import Steering
+    from ruleweave.ttsr.index import TtsrIndex
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one rule set is itself, not its fields' values
 class RuleSet:
     """Discovered rules, bucketed and indexed; immutable and shared by sessions.
 
@@ -55,11 +59,35 @@ class RuleSet:
     nested: NestedInstructions
     events: EventLog
     extractors: TouchExtractors
-    steering: Steering
-    ttsr: TtsrIndex
     notices: Notices
-    prompts: PromptAssembly
     store: SessionStore
+    load_warnings: tuple[DiscoveryWarning, ...] = ()
+    """Problems met by the load itself (discovery, buckets, blob, shared texts); ``warnings`` adds the
+    TTSR templates', the SkillSpec's and the event log's."""
+
+    @cached_property
+    def ttsr(self) -> TtsrIndex:
+        """The streamed-rule index (built on first use)."""
+        from ruleweave.ttsr.index import TtsrIndex
+
+        return TtsrIndex.from_compiled(self.buckets.ttsr_compiled, self.config, extractors=self.extractors)
+
+    @cached_property
+    def steering(self) -> Steering:
+        """The session SkillSpec (read on first use; ``spec`` is ``None`` without one)."""
+        from ruleweave.paths import walk_down
+        from ruleweave.steering.loader import load_steering
+
+        return load_steering(self.config, walk_down(self.config.root, self.config.cwd))
+
+    @cached_property
+    def prompts(self) -> PromptAssembly:
+        """The prompt contribution's assembly and every warning (built on first use)."""
+        from ruleweave.prompt_parts import PromptAssembly
+
+        late = (*self.ttsr.template_warnings, *self.steering.warnings, *_event_log_warnings(self.events))
+        warnings = (*self.load_warnings, *late)
+        return PromptAssembly(self.config, self.buckets, self.blob, warnings)
 
     @classmethod
     def load(
@@ -83,7 +111,10 @@ class RuleSet:
                 server cannot be reached.
         """
         config = config or RuleweaveConfig()
-        check_templates(config.templates)
+        if config.templates:
+            from ruleweave.prompt_parts import check_templates
+
+            check_templates(config.templates)
         # A load allocates thousands of objects that all survive (rules, their sources, the
         # indexes): the collector would walk them again and again for nothing. Paused here
         # only (never switched on when the application turned it off), it takes about 0.4 ms
@@ -107,13 +138,7 @@ class RuleSet:
         touch = TouchExtractors(extractors, names=ToolNames(config.tool_aliases))
         tree = ProjectTree(config)
         nested = NestedInstructions(config, blob, tree)
-        ttsr = TtsrIndex.from_compiled(buckets.ttsr_compiled, config, extractors=touch)
-        steering = load_steering(config, walk_down(config.root, config.cwd))
         events = EventLog(config.event_log)
-        warnings = (
-            *found.warnings, *buckets.warnings, *blob.warnings, *shared, *ttsr.template_warnings,
-            *steering.warnings, *_event_log_warnings(events),
-        )
         return cls(
             config=config,
             discovery=found,
@@ -122,11 +147,9 @@ class RuleSet:
             nested=nested,
             events=events,
             extractors=touch,
-            ttsr=ttsr,
-            steering=steering,
             notices=Notices(config, buckets.scoped, nested, touch, NestedRules(config, tree)),
-            prompts=PromptAssembly(config, buckets, blob, warnings),
             store=store,
+            load_warnings=(*found.warnings, *buckets.warnings, *blob.warnings, *shared),
         )
 
     @property

@@ -23,8 +23,6 @@ from ruleweave.echo import loggable
 from ruleweave.errors import RuleNotFound
 from ruleweave.notices import CallNotices, Injection, Match
 from ruleweave.paths import display
-from ruleweave.prompt_parts import PromptParts
-from ruleweave.rule_uri import RuleDocument, document, rule_name
 from ruleweave.session_core import check_call, check_text
 from ruleweave.session_streams import SessionStreams
 from ruleweave.steering.current import DECISION_KEY
@@ -32,6 +30,8 @@ from ruleweave.store import LedgerEntries
 from ruleweave.touch import parse_args
 
 if TYPE_CHECKING:
+    from ruleweave.prompt_parts import PromptParts
+    from ruleweave.rule_uri import RuleDocument
     from ruleweave.steering import Decision, Refusal
     from ruleweave.steering.evaluate import ExtensionPredicate
     from ruleweave.steering.facts import Heuristic
@@ -472,6 +472,8 @@ class RuleSession(SessionStreams):
                 the available names.
             ArgumentTypeError: ``uri`` is not a string.
         """
+        from ruleweave.rule_uri import document, rule_name
+
         name = rule_name(uri)
         try:
             found = document(name, self.ruleset.find_rule, self.ruleset.rule_names)

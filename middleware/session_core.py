@@ -18,13 +18,13 @@ from ruleweave.echo import shown
 from ruleweave.errors import ArgumentTypeError
 from ruleweave.log import EventLog
 from ruleweave.notices import Notices
-from ruleweave.prompt_parts import PromptParts
 from ruleweave.rules import Bucket, Rule
-from ruleweave.steering.current import CurrentDecision
-from ruleweave.steering.loader import Steering
 from ruleweave.store import SessionStore
 
 if TYPE_CHECKING:
+    from ruleweave.prompt_parts import PromptParts
+    from ruleweave.steering.current import CurrentDecision
+    from ruleweave.steering.loader import Steering
     from ruleweave.ttsr.index import TtsrIndex
     from ruleweave.ttsr.watcher import TtsrHit, TtsrWatcher
 
@@ -80,7 +80,8 @@ class SessionCore:
         self.session_id = session_id
         self.store = store
         self.ttsr_retries = ruleset.config.ttsr_retries if ttsr_retries is None else ttsr_retries
-        self._steering = CurrentDecision(ruleset.steering, ruleset.ttsr.tool_names.canonical)
+        self._made_steering: CurrentDecision | None = None
+        self._make_steering_lock = threading.Lock()
         self._turn: int | None = None
         self._made_watcher: TtsrWatcher | None = None
         self._make_watcher_lock = threading.Lock()
@@ -106,6 +107,22 @@ class SessionCore:
                 options=ruleset.config.replayable_options(),
                 **(context or {}),
             )
+
+    @property
+    def _steering(self) -> CurrentDecision:
+        """The session's steering decision, made (and the SkillSpec read) on first use: a session
+        that only gets after-tool notices never imports the steering machinery."""
+        current = self._made_steering
+        if current is None:
+            with self._make_steering_lock:
+                current = self._made_steering
+                if current is None:
+                    from ruleweave.steering.current import CurrentDecision
+
+                    ruleset = self.ruleset
+                    current = CurrentDecision(ruleset.steering, ruleset.ttsr.tool_names.canonical)
+                    self._made_steering = current
+        return current
 
     @property
     def _watcher(self) -> TtsrWatcher:

@@ -390,3 +390,23 @@ def test_a_string_reads_as_the_one_item_list_of_it(value: str) -> None:
     """``as_globs`` and ``as_strings`` read a plain string as they read ``[string]``."""
     assert fm.as_globs(value) == fm.as_globs([value])
     assert fm.as_strings(value) == fm.as_strings([value])
+
+
+def test_the_flat_reader_declines_every_start_the_yaml_loader_resolves() -> None:
+    """Every implicit resolver of the loader starts with a character the flat-line reader leaves to
+    YAML (or is the boolean or null it reads itself): so it needs no YAML import to agree."""
+    from ruleweave.frontmatter import _BOOLEANS, _NULLS, _PLAIN_START, _RESOLVABLE_START
+
+    loader = fm.yaml12_loader()
+    for first, resolvers in loader.yaml_implicit_resolvers.items():
+        for tag, regexp in resolvers:
+            if not first or first in _RESOLVABLE_START or first in _PLAIN_START:
+                continue
+            kind = tag.rsplit(":", 1)[-1]
+            allowed = {("bool", c) for c in "tTfF"} | {("null", "n"), ("null", "N")}
+            assert (kind, first) in allowed, (tag, first)
+            words = _BOOLEANS if kind == "bool" else _NULLS
+            assert {w for w in words if w[0] == first} == {
+                w for w in ("true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL")
+                if w[0] == first and regexp.match(w)
+            }

@@ -26,7 +26,6 @@ line in the hook log and no answer.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -240,7 +239,7 @@ class ClaudeCodeHooks:
         notice; across processes (command hooks) only the store has it.
         """
         text = injection.text if injection is not None else ""
-        if call_id is None or not self.ruleset.ttsr.compiled:
+        if call_id is None or not self.ruleset.buckets.ttsr_compiled:  # the index is built on first use
             return text
         key = REMINDER_KEY + call_id
         try:
@@ -273,6 +272,8 @@ def _start_key(text: str) -> str:
 
     It lives under ``inject:`` so that ``compacted()`` releases it with the notices.
     """
+    import hashlib  # once per session: not on every tool call's import path
+
     return "inject:session-start:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 

@@ -274,7 +274,7 @@ def answer_and_snapshot(
     with loading.recording():
         hooks = load()
         ruleset = hooks.ruleset
-        steering = ruleset.steering.spec is not None
+        steering = _steers(ruleset)
         rules, entries = _entries(ruleset)
     with calling.recording():
         result = hooks.handle(payload)
@@ -284,6 +284,18 @@ def answer_and_snapshot(
     except Exception as exc:  # a snapshot is an optimisation: never fail the answer for it
         log.write("hook_error", hook_event="snapshot", error=f"{type(exc).__name__}: {exc}")
     return result
+
+
+def _steers(ruleset: RuleSet) -> bool:
+    """Whether the rule set steers: looked up first, so that without a SkillSpec file the
+    steering machinery is never imported."""
+    from ruleweave.paths import walk_down
+    from ruleweave.steering.locate import find_spec
+
+    config = ruleset.config
+    if find_spec(config, walk_down(config.root, config.cwd)) is None:
+        return False
+    return ruleset.steering.spec is not None
 
 
 def _touched_dirs(hooks: ClaudeCodeHooks, payload: Mapping[str, Any]) -> dict[str, bool]:
@@ -354,7 +366,7 @@ def _write(
         "real_root_prefix": os.path.realpath(root).rstrip("/") + "/",
         "flags": {
             "steering": steering,
-            "ttsr": bool(ruleset.ttsr.compiled),
+            "ttsr": bool(ruleset.buckets.ttsr_compiled),
             "templates": bool(config.templates),
         },
         "notice_max_bytes": config.notice_max_bytes,

@@ -9,7 +9,12 @@ or raises becomes a warning naming it.
 The entry-point scan reads the metadata of every installed distribution
 (milliseconds); its result is cached per process, keyed by ``sys.path`` and
 the modification time and link count of each of its directories, so a
-package installed while the process runs is seen by the next load.
+package installed while the process runs is seen by the next load. Before
+it, a look at each distribution's ``entry_points.txt`` for the group's name
+skips ``importlib.metadata`` altogether when no plugin is installed (its
+import alone costs a hook process three times Python's start-up); a
+``sys.path`` entry that is no plain directory (a zip, an egg) always takes
+the full scan.
 """
 
 from __future__ import annotations
@@ -17,12 +22,15 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import replace
-from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
 from ruleweave.lru import LruCache
 from ruleweave.rules import Rule, SourceMeta
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 ID, PRIORITY = "plugins", 90
 GROUP = "ruleweave.providers"
@@ -47,8 +55,37 @@ def plugin_entry_points() -> tuple[EntryPoint, ...]:
     key = tuple((entry, _stamp(entry)) for entry in sys.path)
     found = _scans.get(key)
     if found is None:
-        found = _scans.setdefault(key, tuple(sorted(entry_points(group=GROUP), key=lambda p: p.name)))
+        found = _scans.setdefault(key, _scan() if any(_may_name_group(e) for e in sys.path) else ())
     return found
+
+
+def _scan() -> tuple[EntryPoint, ...]:
+    from importlib.metadata import entry_points
+
+    return tuple(sorted(entry_points(group=GROUP), key=lambda p: p.name))
+
+
+def _may_name_group(entry: str) -> bool:
+    """Whether a distribution under this ``sys.path`` entry may declare the group (``True`` when
+    the entry is no directory that can be listed: only the full scan can tell)."""
+    try:
+        with os.scandir(entry or ".") as listing:
+            names = [e.name for e in listing if e.name.endswith((".dist-info", ".egg-info", ".egg"))]
+    except NotADirectoryError:
+        return True  # a zip file on sys.path
+    except (OSError, ValueError):
+        return False  # missing: importlib.metadata finds nothing there either
+    marker = GROUP.encode("ascii")
+    for name in names:
+        if name.endswith(".egg"):
+            return True
+        try:
+            with open(os.path.join(entry or ".", name, "entry_points.txt"), "rb") as handle:
+                if marker in handle.read():
+                    return True
+        except OSError:
+            continue  # no entry points (or an .egg-info file): no plugin here
+    return False
 
 
 def load(ctx: DiscoveryContext) -> list[Rule]:

@@ -17,11 +17,9 @@ the discovery context (symlink policy, no FIFOs).
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.rules import Level
@@ -30,8 +28,7 @@ _MAX_NAMES = 32
 """Names taken from one setting (the rest are dropped with a warning)."""
 
 
-@dataclass(frozen=True, slots=True)
-class AgentNames:
+class AgentNames(NamedTuple):
     """Instruction-file names from agents' settings.
 
     Attributes:
@@ -57,6 +54,8 @@ def read_agent_names(ctx: DiscoveryContext) -> AgentNames:
     path = config.codex_dir / "config.toml"
     text = _read(ctx, path, "user")
     if text is not None:
+        import tomllib  # only when Codex has a config: not on a hook process's import path
+
         try:
             data: dict[str, Any] = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, RecursionError) as exc:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from ruleweave.config import RuleweaveConfig
@@ -91,8 +90,8 @@ def build_instructions(
         for path, _, kept in expander.merged
     )
     merged = tuple((shown, kept) for _, shown, kept in expander.merged)
-    return replace(blob, warnings=blob.warnings + notes, merged=merged,
-                   scoped=tuple(expander.scoped), formats=tuple(formats))
+    return blob._replace(warnings=blob.warnings + notes, merged=merged,
+                         scoped=tuple(expander.scoped), formats=tuple(formats))
 
 
 def _parent_file(path: Path, config: RuleweaveConfig) -> bool:
@@ -118,7 +117,7 @@ def refit(blob: InstructionBlob, limit: int) -> InstructionBlob:
     if blob.budget.used <= limit:
         return blob
     fitted = _assemble(list(blob.parts), limit, blob.warnings, blob.seen)
-    return replace(fitted, merged=blob.merged, scoped=blob.scoped, formats=blob.formats)
+    return fitted._replace(merged=blob.merged, scoped=blob.scoped, formats=blob.formats)
 
 
 def _assemble(

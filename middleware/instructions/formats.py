@@ -29,16 +29,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence, Set
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.paths import is_within, normalise
 
 
-@dataclass(frozen=True, slots=True)
-class FileFormat:
+class FileFormat(NamedTuple):
     """One instruction-file name and how its agent reads it.
 
     Attributes:
@@ -103,11 +102,11 @@ def plan(
     """
     found: dict[str, FileFormat] = {}
     for name in config.instruction_files:
-        found.setdefault(name, BY_NAME.get(name) or replace(CONFIGURED, name=name))
+        found.setdefault(name, BY_NAME.get(name) or CONFIGURED._replace(name=name))
     for name in codex:
-        found.setdefault(name, replace(CODEX_FALLBACK, name=name))
+        found.setdefault(name, CODEX_FALLBACK._replace(name=name))
     for name in gemini:
-        found.setdefault(name, replace(GEMINI_NAME, name=name))
+        found.setdefault(name, GEMINI_NAME._replace(name=name))
     return list(found.values())
 
 
@@ -120,12 +119,12 @@ def user_files(config: RuleweaveConfig, gemini: tuple[str, ...] = ()) -> list[tu
     codex = config.codex_dir
     files = [
         (config.claude_dir / "CLAUDE.md", BY_NAME["CLAUDE.md"]),
-        (codex / "AGENTS.override.md", replace(BY_NAME["AGENTS.override.md"], group="codex-user")),
-        (codex / "AGENTS.md", replace(BY_NAME["AGENTS.md"], group="codex-user")),
+        (codex / "AGENTS.override.md", BY_NAME["AGENTS.override.md"]._replace(group="codex-user")),
+        (codex / "AGENTS.md", BY_NAME["AGENTS.md"]._replace(group="codex-user")),
     ]
     for name in dict.fromkeys(("GEMINI.md", *gemini)):
-        files.append((home / ".gemini" / name, replace(GEMINI_NAME, name=name)))
-    files.append((home / ".config" / "amp" / "AGENTS.md", replace(BY_NAME["AGENTS.md"], group="")))
+        files.append((home / ".gemini" / name, GEMINI_NAME._replace(name=name)))
+    files.append((home / ".config" / "amp" / "AGENTS.md", BY_NAME["AGENTS.md"]._replace(group="")))
     files.append((home / ".config" / "goose" / ".goosehints", BY_NAME[".goosehints"]))
     return files
 

@@ -1,9 +1,11 @@
-"""The blob's data: parts, the budget report, nested files (frozen, no I/O)."""
+"""The blob's data: parts, the budget report, nested files (frozen, no I/O).
+
+NamedTuples, not dataclasses: a hook process creates these classes whenever its snapshot is cold.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from ruleweave.instructions.formats import FileFormat
@@ -14,8 +16,7 @@ InstructionLevel = Literal["user", "parent", "project", "rule"]
 (Claude Code's upward walk), the project walk, or a Claude rule."""
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+class Part(NamedTuple):
     """One part before the budget: header, processed body, where it came from.
 
     Attributes:
@@ -42,8 +43,7 @@ class Part:
         return self.frame if self.frame >= 0 else len(self.header.encode("utf-8")) + 1
 
 
-@dataclass(frozen=True, slots=True)
-class InstructionFile:
+class InstructionFile(NamedTuple):
     """One part of the blob and what the budget did to it.
 
     Attributes:
@@ -72,8 +72,7 @@ class BudgetCut(NamedTuple):
     bytes_dropped: int
 
 
-@dataclass(frozen=True, slots=True)
-class InstructionBudget:
+class InstructionBudget(NamedTuple):
     """The budget report.
 
     Attributes:
@@ -87,8 +86,7 @@ class InstructionBudget:
     cut: tuple[BudgetCut, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class InstructionBlob:
+class InstructionBlob(NamedTuple):
     """The assembled project instructions.
 
     Attributes:
@@ -109,15 +107,21 @@ class InstructionBlob:
     files: tuple[InstructionFile, ...]
     budget: InstructionBudget
     warnings: tuple[DiscoveryWarning, ...]
-    seen: frozenset[str] = field(default=frozenset(), repr=False)
-    parts: tuple[Part, ...] = field(default=(), repr=False, compare=False)
+    seen: frozenset[str] = frozenset()
+    parts: tuple[Part, ...] = ()
     merged: tuple[tuple[str, str], ...] = ()
-    scoped: tuple[ScopedFile, ...] = field(default=(), repr=False, compare=False)
-    formats: tuple[FileFormat, ...] = field(default=(), repr=False, compare=False)
+    scoped: tuple[ScopedFile, ...] = ()
+    formats: tuple[FileFormat, ...] = ()
+
+    def __repr__(self) -> str:
+        # Without the parts, digests and formats: a rule set's repr would print every body twice.
+        return (
+            f"InstructionBlob(text={self.text!r}, files={self.files!r}, budget={self.budget!r}, "
+            f"warnings={self.warnings!r}, merged={self.merged!r})"
+        )
 
 
-@dataclass(frozen=True, slots=True)
-class ScopedFile:
+class ScopedFile(NamedTuple):
     """An instruction file (or imported file) with ``globs:`` frontmatter, as Amp reads it.
 
     It applies only when a touched path matches one of its globs: each glob is taken
@@ -132,11 +136,10 @@ class ScopedFile:
 
     file: NestedFile
     globs: tuple[str, ...]
-    match: Callable[[str], bool] = field(repr=False, compare=False)
+    match: Callable[[str], bool]
 
 
-@dataclass(frozen=True, slots=True)
-class NestedFile:
+class NestedFile(NamedTuple):
     """An instruction file in a directory below the walk.
 
     Attributes:

@@ -12,8 +12,6 @@ whitespace and line endings aside, is left out of the block and counted in the
 
 from __future__ import annotations
 
-import dataclasses
-
 from ruleweave.buckets import Buckets
 from ruleweave.instructions.imports import content_key
 from ruleweave.instructions.model import InstructionBlob
@@ -55,4 +53,4 @@ def drop_shared(buckets: Buckets, blob: InstructionBlob) -> tuple[Buckets, tuple
     # Its text is in the blob: ``scan`` shows it in the instructions bucket; ``rule://`` still reads it.
     by_rule = dict(buckets.by_rule)
     by_rule.update(dict.fromkeys(dropped, Bucket.INSTRUCTIONS))
-    return dataclasses.replace(buckets, generic=rest, by_rule=by_rule), tuple(notes)
+    return buckets._replace(generic=rest, by_rule=by_rule), tuple(notes)

@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ruleweave.steering.loader import Steering
-
 if TYPE_CHECKING:
     from ruleweave.steering.decision import Decision
     from ruleweave.steering.enforce import Refusal
     from ruleweave.steering.evaluate import ExtensionPredicate
     from ruleweave.steering.facts import Heuristic
+    from ruleweave.steering.loader import Steering
 
 DECISION_KEY = "steering:decision"
 """Store key of a session's current steering decision (JSON)."""

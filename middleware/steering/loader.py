@@ -28,6 +28,7 @@ from ruleweave.errors import SpecIssue, SpecReadError, SpecValidationError
 from ruleweave.paths import real_inside, real_path
 from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning
+from ruleweave.steering.locate import find_spec
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -40,9 +41,6 @@ if TYPE_CHECKING:
 # The pydantic models, the source map and the reference checks are imported by
 # ``inspect_spec`` when a spec is actually parsed: a rule set without a SkillSpec
 # (most of them, and every hook process) does not pay for building them.
-
-SPEC_NAME = ".ruleweave/skill.spec.yml"
-"""Where discovery looks for a SkillSpec in each directory of the walk (nearest cwd wins)."""
 
 MAX_SPEC_BYTES = 1024 * 1024
 """The largest SkillSpec file :func:`load_spec` reads."""
@@ -323,18 +321,6 @@ class Steering:
     path: Path | None = None
     tool_map: dict[str, ToolPattern] = field(default_factory=dict)
     warnings: tuple[DiscoveryWarning, ...] = ()
-
-
-def find_spec(config: RuleweaveConfig, walk: list[Path]) -> Path | None:
-    """``config.skillspec``, else the nearest ``.ruleweave/skill.spec.yml`` on the walk."""
-    if config.skillspec is not None:
-        path = config.skillspec
-        return path if path.is_absolute() else config.cwd / path
-    for directory in reversed(walk):
-        candidate = directory / SPEC_NAME
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def load_steering(config: RuleweaveConfig, walk: list[Path]) -> Steering:

@@ -31,7 +31,7 @@ def run(
     where = root if cwd is None else root / cwd
     options.setdefault("builtin_rules", False)
     config = RuleweaveConfig(cwd=where, **options)
-    providers = PROVIDERS if only is None else (only if isinstance(only, tuple) else (only,))
+    providers = PROVIDERS if only is None else ((only,) if isinstance(only, Provider) else only)
     return discover(config, providers)
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruleweave.config import RuleweaveConfig
-from ruleweave.instructions import BudgetCut, InstructionBlob, build_instructions
+from ruleweave.instructions import BudgetCut, InstructionBlob, build_instructions, refit
 from tests.conftest import WriteTree
 from tests.instructions.helpers import build, claude_rule
 
@@ -107,6 +107,23 @@ def test_cut_blob_is_deterministic(write_tree: WriteTree) -> None:
     first = build(root, "pkg", instructions_max_bytes=5000)
     second = build(root, "pkg", instructions_max_bytes=5000)
     assert first.text.encode() == second.text.encode() and first.budget == second.budget
+
+
+def test_refit_cuts_the_text_and_keeps_what_the_session_needs(write_tree: WriteTree) -> None:
+    """``refit`` to a smaller share cuts the text; merged, scoped, seen and warnings carry over."""
+    scoped = "---\nglobs: '*.ts'\n---\nTS rules."
+    same = "claude line\n" * 200
+    root = write_tree({"AGENTS.md": scoped, "CLAUDE.md": same, "GEMINI.md": same, "WARP.md": "warp\n" * 100})
+    blob = build(root)
+    assert refit(blob, blob.budget.used) is blob
+    fitted = refit(blob, 1000)
+    assert fitted.budget.limit == 1000 and fitted.budget.used == len(fitted.text.encode()) <= 1000
+    assert [c.path for c in fitted.budget.cut] == ["CLAUDE.md", "WARP.md"]
+    assert fitted.merged == blob.merged == (("GEMINI.md", "CLAUDE.md"),)
+    assert [s.file.display for s in fitted.scoped] == ["AGENTS.md"] and fitted.scoped[0].match("a/b.ts")
+    assert fitted.formats == blob.formats and fitted.seen == blob.seen and fitted.parts == blob.parts
+    assert fitted.warnings == blob.warnings
+    assert [w.message for w in blob.warnings] == ["same text as CLAUDE.md; included once, there"]
 
 
 @settings(max_examples=40, deadline=None)
