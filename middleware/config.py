@@ -4,16 +4,17 @@ Nothing deeper in the stack calls ``os.getcwd()`` or reads ``os.environ``:
 the config resolves ``cwd``, the project root, ``HOME``, ``CLAUDE_CONFIG_DIR``
 and ``RULEWEAVE_HOME`` once, when it is built.
 
-A frozen dataclass whose constructor checks each option itself, not a pydantic
-model: a Claude Code hook builds one per tool call, and importing pydantic costs
-that process more than everything else it does (#16).
+A plain immutable class whose constructor checks each option itself, not a
+pydantic model or a dataclass: a Claude Code hook builds one per tool call, and
+importing pydantic (or the ``dataclasses`` module, which imports ``inspect``)
+costs that process more than Python's own start-up (#16). Derive a changed
+config with ``config.replace(...)``.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -53,7 +54,6 @@ def _find_project_root(cwd: Path, markers: tuple[str, ...]) -> Path:
     return cwd
 
 
-@dataclass(frozen=True, init=False)
 class RuleweaveConfig:
     """Every option of discovery, sessions and the CLI.
 
@@ -276,13 +276,38 @@ class RuleweaveConfig:
             "cwd", "project_root", "home", "claude_config_dir", "codex_home", "ruleweave_home",
             "event_log", "skillspec", "store",
         }
-        return {f.name: _json(getattr(self, f.name)) for f in fields(self) if f.name not in machine}
+        return {name: _json(getattr(self, name)) for name in OPTIONS if name not in machine}
 
     def fingerprint(self) -> str:
         """Every option but ``store`` as one JSON text: equal for configs that load the same rules."""
         import json
 
-        return json.dumps({f.name: _json(getattr(self, f.name)) for f in fields(self) if f.name != "store"})
+        return json.dumps({name: _json(getattr(self, name)) for name in OPTIONS if name != "store"})
+
+    def replace(self, **changes: Any) -> RuleweaveConfig:
+        """A copy with ``changes``, checked as the constructor checks them (paths already resolved stay).
+
+        Raises:
+            ConfigError: A changed option has a bad value.
+            TypeError: An option the config does not have.
+        """
+        return RuleweaveConfig(**{**{name: getattr(self, name) for name in OPTIONS}, **changes})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"RuleweaveConfig is immutable; derive one with config.replace({name}=...)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("RuleweaveConfig is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in OPTIONS)
+
+    __hash__ = None  # type: ignore[assignment]  # equal configs may hold dicts: not hashable
+
+    def __repr__(self) -> str:
+        return f"RuleweaveConfig({', '.join(f'{name}={getattr(self, name)!r}' for name in OPTIONS)})"
 
     @property
     def root(self) -> Path:
@@ -314,6 +339,9 @@ class RuleweaveConfig:
         assert self.ruleweave_home is not None
         return self.ruleweave_home
 
+
+OPTIONS: tuple[str, ...] = tuple(RuleweaveConfig.__annotations__)
+"""Every option's name, in declaration order (what ``replace``, equality and the JSON forms go by)."""
 
 _SYMLINK_POLICIES: tuple[str, ...] = get_args(SymlinkPolicy)
 _INTERRUPT_MODES: tuple[str, ...] = get_args(InterruptMode)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -44,7 +43,8 @@ rule folder's description-only rules (as ``rule://`` addresses)."""
 class Match(NamedTuple):
     """One notice a touched path calls for.
 
-    NamedTuple, not dataclass (so is ``CallNotices``): ~5× cheaper to create in a hook process.
+    NamedTuple, not dataclass (so are ``CallNotices``, ``InjectionItem`` and ``Injection``): ~5×
+    cheaper to create in a hook process, which must not import ``dataclasses`` at all.
 
     Attributes:
         kind: ``rule`` or ``instructions``.
@@ -103,9 +103,10 @@ class CallNotices(NamedTuple):
     matches: tuple[Match, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class InjectionItem:
+class InjectionItem(NamedTuple):
     """One rule, instruction file or streamed-rule reminder in a notice.
+
+    Immutable, like ``Injection``: derive one with ``item._replace(...)``.
 
     Attributes:
         kind: ``rule``, ``instructions`` or ``ttsr`` (a streamed rule's reminder).
@@ -123,8 +124,9 @@ class InjectionItem:
     trigger: str
     glob: str | None
     key: str = ""
-@dataclass(frozen=True, slots=True)
-class Injection:
+
+
+class Injection(NamedTuple):
     """What to append to a tool result.
 
     Attributes:

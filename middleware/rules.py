@@ -1,19 +1,19 @@
 """The one shape every provider's rule is normalised into (pure data).
 
-Frozen, slotted dataclasses rather than pydantic models: every hook process
-builds these, and importing pydantic and building its models costs a Claude
-Code hook ten times Python's own start-up (#16). Their fields come from the
-providers' own normalisers (``frontmatter.as_*``), so validation here is the
-little a constructor needs: sequences become tuples of strings, and a value of
-the wrong kind is a ``TypeError`` naming the field.
+``typing.NamedTuple`` records rather than pydantic models or dataclasses: a
+Claude Code hook is a new process per tool call, and importing pydantic (or
+merely the ``dataclasses`` module, which imports ``inspect``) costs that
+process more than Python's own start-up (#16). They are immutable; derive
+with ``rule._replace(...)``. Their fields come from the providers' own
+normalisers (``frontmatter.as_*``); a rule from elsewhere (a plugin) goes
+through ``validated``, which names the field a value of the wrong kind is in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 Level = Literal["user", "project", "builtin"]
 """Which tier a rule came from."""
@@ -64,8 +64,7 @@ def _one_of(owner: str, name: str, value: object, allowed: tuple[Any, ...]) -> N
         raise ValueError(f"{owner}.{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SourceMeta:
+class SourceMeta(NamedTuple):
     """Where a rule came from.
 
     Attributes:
@@ -80,16 +79,8 @@ class SourceMeta:
     level: Level
     path: str
 
-    def __post_init__(self) -> None:
-        _check("SourceMeta", "provider", self.provider, str)
-        if isinstance(self.priority, bool) or not isinstance(self.priority, int):
-            raise TypeError(f"SourceMeta.priority must be int, not {self.priority!r}")
-        _one_of("SourceMeta", "level", self.level, _LEVELS)
-        _check("SourceMeta", "path", self.path, str)
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Rule:
+class Rule(NamedTuple):
     """A rule, whatever agent format it was written in.
 
     Attributes:
@@ -117,6 +108,7 @@ class Rule:
     name: str
     path: str
     content: str
+    source: SourceMeta
     globs: tuple[str, ...] = ()
     always_apply: bool = False
     description: str | None = None
@@ -130,37 +122,61 @@ class Rule:
     joins_instructions: bool = False
     truncated: bool = False
     base: str = ""
-    source: SourceMeta
     shadowed: tuple[SourceMeta, ...] = ()
 
-    def __post_init__(self) -> None:
-        for name in ("name", "path", "content", "base"):
-            _check("Rule", name, getattr(self, name), str)
-        for name in _STRING_TUPLES:
-            value = getattr(self, name)
-            if type(value) is not tuple or not all(type(v) is str for v in value):
-                object.__setattr__(self, name, _strings("Rule", name, value))
-        for name in ("always_apply", "joins_instructions", "truncated"):
-            _check("Rule", name, getattr(self, name), bool)
-        _check("Rule", "description", self.description, (str, type(None)))
-        _check("Rule", "repeat", self.repeat, (str, type(None)))
-        if self.interrupt_mode is not None:
-            _one_of("Rule", "interrupt_mode", self.interrupt_mode, _MODES)
-        _check("Rule", "source", self.source, SourceMeta)
-        if type(self.shadowed) is not tuple:
-            object.__setattr__(self, "shadowed", tuple(self.shadowed))
-        for meta in self.shadowed:
-            _check("Rule", "shadowed", meta, SourceMeta)
+
+def validated(rule: Rule) -> Rule:
+    """``rule`` checked field by field, its sequences as tuples (for rules built outside ruleweave).
+
+    Args:
+        rule: A rule a plugin (or any caller) built.
+
+    Returns:
+        The rule, with list-valued fields turned into tuples.
+
+    Raises:
+        TypeError: A field holds a value of the wrong kind (the message names it).
+        ValueError: ``interrupt_mode`` or the source's ``level`` is not one of its values.
+    """
+    _check("Rule", "rule", rule, Rule)
+    for name in ("name", "path", "content", "base"):
+        _check("Rule", name, getattr(rule, name), str)
+    changes: dict[str, Any] = {}
+    for name in _STRING_TUPLES:
+        value = getattr(rule, name)
+        if type(value) is not tuple or not all(type(v) is str for v in value):
+            changes[name] = _strings("Rule", name, value)
+    for name in ("always_apply", "joins_instructions", "truncated"):
+        _check("Rule", name, getattr(rule, name), bool)
+    _check("Rule", "description", rule.description, (str, type(None)))
+    _check("Rule", "repeat", rule.repeat, (str, type(None)))
+    if rule.interrupt_mode is not None:
+        _one_of("Rule", "interrupt_mode", rule.interrupt_mode, _MODES)
+    sources = (rule.source, *_sequence("Rule", "shadowed", rule.shadowed))
+    for meta in sources:
+        _check("Rule", "source", meta, SourceMeta)
+        _check("SourceMeta", "provider", meta.provider, str)
+        if isinstance(meta.priority, bool) or not isinstance(meta.priority, int):
+            raise TypeError(f"SourceMeta.priority must be int, not {meta.priority!r}")
+        _one_of("SourceMeta", "level", meta.level, _LEVELS)
+        _check("SourceMeta", "path", meta.path, str)
+    if type(rule.shadowed) is not tuple:
+        changes["shadowed"] = tuple(rule.shadowed)
+    return rule._replace(**changes) if changes else rule
+
+
+def _sequence(owner: str, name: str, value: object) -> tuple[Any, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"{owner}.{name} must be a sequence, not {value!r}")
+    return tuple(value)
 
 
 _STRING_TUPLES = ("globs", "condition", "ast_condition", "scope", "content_regex", "exclude_globs")
 _LEVELS: tuple[str, ...] = get_args(Level)
 _MODES: tuple[str, ...] = get_args(InterruptMode)
-_SEVERITIES: tuple[str, ...] = get_args(Severity)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DiscoveryWarning:
+class DiscoveryWarning(NamedTuple):
     """Something discovery skipped or repaired, naming the file.
 
     Attributes:
@@ -176,13 +192,6 @@ class DiscoveryWarning:
     provider: str | None = None
     line: int | None = None
     severity: Severity = "warning"
-
-    def __post_init__(self) -> None:
-        _check("DiscoveryWarning", "path", self.path, str)
-        _check("DiscoveryWarning", "message", self.message, str)
-        _check("DiscoveryWarning", "provider", self.provider, (str, type(None)))
-        _check("DiscoveryWarning", "line", self.line, (int, type(None)))
-        _one_of("DiscoveryWarning", "severity", self.severity, _SEVERITIES)
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path

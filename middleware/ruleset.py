@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -45,11 +44,24 @@ if TYPE_CHECKING:
     from ruleweave.ttsr.index import TtsrIndex
 
 
-@dataclass(frozen=True, eq=False)  # one rule set is itself, not its fields' values
 class RuleSet:
     """Discovered rules, bucketed and indexed; immutable and shared by sessions.
 
-    Build it with ``RuleSet.load(config)``.
+    Build it with ``RuleSet.load(config)``. A plain class, not a dataclass (a hook
+    process must not import ``dataclasses``); one rule set equals only itself.
+
+    Args:
+        config: The configuration it was loaded with.
+        discovery: What discovery found.
+        buckets: The winning rules, bucketed.
+        blob: The instruction blob.
+        nested: The nested instruction files lookup.
+        events: The event log.
+        extractors: Reads the paths a tool call names.
+        notices: The after-tool notices matcher.
+        store: The default session store.
+        load_warnings: Problems met by the load itself (discovery, buckets, blob, shared
+            texts); ``warnings`` adds the TTSR templates', the SkillSpec's and the event log's.
     """
 
     config: RuleweaveConfig
@@ -61,9 +73,36 @@ class RuleSet:
     extractors: TouchExtractors
     notices: Notices
     store: SessionStore
-    load_warnings: tuple[DiscoveryWarning, ...] = ()
-    """Problems met by the load itself (discovery, buckets, blob, shared texts); ``warnings`` adds the
-    TTSR templates', the SkillSpec's and the event log's."""
+    load_warnings: tuple[DiscoveryWarning, ...]
+
+    def __init__(
+        self,
+        *,
+        config: RuleweaveConfig,
+        discovery: Discovery,
+        buckets: Buckets,
+        blob: InstructionBlob,
+        nested: NestedInstructions,
+        events: EventLog,
+        extractors: TouchExtractors,
+        notices: Notices,
+        store: SessionStore,
+        load_warnings: tuple[DiscoveryWarning, ...] = (),
+    ) -> None:
+        # Past ``__setattr__``, as ``cached_property`` writes its values (into ``__dict__``).
+        self.__dict__.update(
+            config=config, discovery=discovery, buckets=buckets, blob=blob, nested=nested, events=events,
+            extractors=extractors, notices=notices, store=store, load_warnings=load_warnings,
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("RuleSet is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("RuleSet is immutable")
+
+    def __repr__(self) -> str:
+        return f"RuleSet(root={str(self.config.root)!r}, rules={len(self.discovery.rules)})"
 
     @cached_property
     def ttsr(self) -> TtsrIndex:

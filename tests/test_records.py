@@ -1,8 +1,9 @@
-"""``RuleweaveConfig``, ``Rule``, ``SourceMeta`` and ``DiscoveryWarning`` check their own values.
+"""``RuleweaveConfig`` checks its options; ``validated`` checks a ``Rule`` built outside ruleweave.
 
-They are frozen dataclasses (a hook process must not pay for pydantic), so the
-constructors do the checking a model did: these tests pin what is accepted,
-what it becomes, and the one sentence a bad value gives.
+Neither is a pydantic model nor a dataclass (a hook process must pay for
+neither import), so the checking a model did is done here by hand: these
+tests pin what is accepted, what it becomes, and the one sentence a bad value
+gives.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import FrozenInstanceError, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import pytest
 from ruleweave import RuleSet
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import ConfigError
-from ruleweave.rules import DiscoveryWarning, Rule, SourceMeta
+from ruleweave.rules import Rule, SourceMeta, validated
 from ruleweave.store.memory import MemoryStore
 
 
@@ -41,8 +41,8 @@ def test_config_takes_strings_and_lists_and_keeps_paths_tuples_and_sets(tmp_path
     assert config.ignored_dirs == ("dist",) and config.builtin_rules == ("x",)
     assert config.tool_aliases == {"edit": ("patch_file",)}
     assert config.claude_dir == tmp_path / ".claude" and config.native_home == tmp_path / ".ruleweave"
-    with pytest.raises(FrozenInstanceError):
-        config.cwd = tmp_path  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="immutable"):
+        config.cwd = tmp_path
 
 
 @pytest.mark.parametrize(
@@ -80,11 +80,14 @@ def test_an_unknown_option_is_refused(tmp_path: Path) -> None:
 def test_replace_checks_again_and_keeps_what_was_resolved(tmp_path: Path) -> None:
     config = RuleweaveConfig(cwd=tmp_path, project_root=tmp_path)
     store = MemoryStore()
-    changed = replace(config, store=store, notice_max_bytes=100)
+    changed = config.replace(store=store, notice_max_bytes=100)
     assert changed.store is store and changed.notice_max_bytes == 100
     assert (changed.cwd, changed.root, changed.home) == (config.cwd, config.root, config.home)
     with pytest.raises(ConfigError, match="'notice_max_bytes'"):
-        replace(config, notice_max_bytes=-1)
+        config.replace(notice_max_bytes=-1)
+    with pytest.raises(TypeError, match="notice_max_byte"):
+        config.replace(notice_max_byte=1)
+    assert changed != config and config.replace() == config
 
 
 def test_fingerprint_and_replayable_options_are_json_in_a_stable_order(tmp_path: Path) -> None:
@@ -98,23 +101,27 @@ def test_fingerprint_and_replayable_options_are_json_in_a_stable_order(tmp_path:
     assert RuleweaveConfig(cwd=tmp_path, **options).replayable_options() == options
 
 
-def test_rule_takes_lists_as_tuples_and_refuses_wrong_kinds() -> None:
-    rule = Rule(name="r", path="/p/a.md", content="x", globs=["*.py"], source=_source())  # type: ignore[arg-type]
-    assert rule.globs == ("*.py",) and hash(rule) == hash(replace(rule))
-    with pytest.raises(TypeError, match=r"Rule\.globs must be a sequence of strings"):
-        Rule(name="r", path="/p/a.md", content="x", globs="*.py", source=_source())  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"Rule\.always_apply must be bool"):
-        Rule(name="r", path="/p/a.md", content="x", always_apply="yes", source=_source())  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"Rule\.interrupt_mode must be one of"):
-        Rule(name="r", path="/p/a.md", content="x", interrupt_mode="sometimes", source=_source())  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"Rule\.source must be SourceMeta"):
-        Rule(name="r", path="/p/a.md", content="x", source={"provider": "x"})  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"SourceMeta\.level must be one of"):
-        SourceMeta(provider="x", priority=1, level="team", path="p")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"SourceMeta\.priority must be int"):
-        SourceMeta(provider="x", priority=True, level="user", path="p")
-    with pytest.raises(ValueError, match=r"DiscoveryWarning\.severity must be one of"):
-        DiscoveryWarning(path="p", message="m", severity="error")  # type: ignore[arg-type]
+def test_validated_takes_lists_as_tuples_and_names_the_field_of_a_wrong_kind() -> None:
+    def rule(**fields: Any) -> Rule:
+        return Rule(**{"name": "r", "path": "/p/a.md", "content": "x", "source": _source(), **fields})
+
+    listed = validated(rule(globs=["*.py"], shadowed=[_source("/q.md")]))
+    assert listed.globs == ("*.py",) and listed.shadowed == (_source("/q.md"),)
+    assert validated(rule()) == rule()
+    bad: list[tuple[dict[str, Any], type[Exception], str]] = [
+        ({"globs": "*.py"}, TypeError, "Rule.globs must be a sequence of strings, not '*.py'"),
+        ({"globs": [1]}, TypeError, "Rule.globs must be a sequence of strings, not [1]"),
+        ({"always_apply": "yes"}, TypeError, "Rule.always_apply must be bool, not 'yes'"),
+        ({"interrupt_mode": "sometimes"}, ValueError, "Rule.interrupt_mode must be one of"),
+        ({"source": {"provider": "x"}}, TypeError, "Rule.source must be SourceMeta"),
+        ({"name": 3}, TypeError, "Rule.name must be str, not 3"),
+        ({"source": SourceMeta("x", 1, "team", "p")}, ValueError, "SourceMeta.level must be one of"),  # type: ignore[arg-type]
+        ({"source": SourceMeta("x", True, "user", "p")}, TypeError, "SourceMeta.priority must be int"),
+    ]
+    for fields, kind, message in bad:
+        with pytest.raises(kind) as caught:
+            validated(rule(**fields))
+        assert str(caught.value).startswith(message), fields
 
 
 def test_loading_rules_never_imports_pydantic(tmp_path: Path) -> None:

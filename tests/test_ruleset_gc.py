@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -46,7 +45,7 @@ def test_load_leaves_the_collector_as_it_found_it(tmp_path: Path, gc_restored: N
 def test_a_failed_load_switches_the_collector_back_on(tmp_path: Path, gc_restored: None) -> None:
     """A load that raises (a store URL with an unknown scheme) still turns the collector back on."""
     gc.enable()
-    config = replace(_project(tmp_path), store="nosuch://x")
+    config = _project(tmp_path).replace(store="nosuch://x")
     with pytest.raises(StoreError):
         RuleSet.load(config)
     assert gc.isenabled()

@@ -9,7 +9,6 @@ stay below that, and ``fit_context`` is the last guard.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -53,7 +52,7 @@ def hook_config(config: RuleweaveConfig, *, leave_out_native: bool = True) -> Ru
         kept = tuple(name for name in config.instruction_files if name not in NATIVE_INSTRUCTION_FILES)
         if kept != config.instruction_files:
             update["instruction_files"] = kept
-    return replace(config, **update) if update else config
+    return config.replace(**update) if update else config
 
 
 def fit_context(text: str) -> tuple[str, bool]:

@@ -8,8 +8,8 @@ and turns every problem, including a provider that raises, into a warning.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
@@ -32,9 +32,11 @@ FOLDER_PROVIDERS: tuple[Provider, ...] = tuple(p for p in PROVIDERS if p.id not 
 _log = LibraryLogger("ruleweave.discovery")
 
 
-@dataclass(frozen=True, slots=True)
-class Discovery:
+class Discovery(NamedTuple):
     """What discovery found.
+
+    A ``NamedTuple``, not a dataclass: a hook process with a cold snapshot must not import
+    ``dataclasses`` (it imports ``inspect``, about 0.7× Python's own start-up).
 
     Attributes:
         rules: The winning rules, in precedence order (each carries ``shadowed``).
@@ -60,7 +62,7 @@ def _provider_winners(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
     for rule in reversed(losers):
         losers_by_name.setdefault(rule.name, []).append(rule)
     merged = [
-        replace(rule, shadowed=tuple(r.source for r in losers_by_name.get(rule.name, [])))
+        rule._replace(shadowed=tuple(r.source for r in losers_by_name.get(rule.name, [])))
         if rule.name in losers_by_name
         else rule
         for rule in winners
@@ -125,7 +127,7 @@ def discover(
                 kept[rule.name] = rule
                 order.append(rule.name)
             else:
-                kept[rule.name] = replace(best, shadowed=(*best.shadowed, rule.source, *rule.shadowed))
+                kept[rule.name] = best._replace(shadowed=(*best.shadowed, rule.source, *rule.shadowed))
                 shadowed.append(rule)
     ctx.provider, ctx.places = None, False
     rules, cap_warnings = cap_globs(

@@ -15,7 +15,6 @@ import errno
 import os
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -30,13 +29,17 @@ _ABSENT = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
 """``lstat`` errors that mean "no such file here" (as ``pathlib``'s ``is_file`` reads them)."""
 
 
-@dataclass
 class DiscoveryContext:
     """Shared inputs and helpers for one discovery run.
 
-    Attributes:
+    A plain class, not a dataclass: a hook process with a cold snapshot must not import
+    ``dataclasses``. Mutable (providers append warnings; discovery sets the current
+    provider), and one context is equal only to itself.
+
+    Args:
         config: The configuration.
-        walk: Directories from the project root down to cwd, root first.
+        walk: Directories from the project root down to cwd, root first (default: the
+            walk from ``config.root`` to ``config.cwd``).
         warnings: Warnings collected so far (providers append through ``warn``).
         provider: The id of the provider currently loading (for warnings).
         nested: Loading the rule folders of one directory below the walk (on a tool
@@ -46,25 +49,42 @@ class DiscoveryContext:
             as it builds them (the current provider's ``Provider.places``).
     """
 
-    config: RuleweaveConfig
-    walk: list[Path] = field(default_factory=list)
-    warnings: list[DiscoveryWarning] = field(default_factory=list)
-    provider: str | None = None
-    nested: bool = False
-    dialect: GlobDialect = "anywhere"
-    places: bool = False
-    _prefixes: dict[str, str] = field(default_factory=dict, repr=False)
-    _taken: set[tuple[str | None, str]] = field(default_factory=set, repr=False)
-    _listed: dict[str, str] = field(default_factory=dict, repr=False)  # listed file -> its real path
-    _verdicts: dict[tuple[str, Level], bool] = field(default_factory=dict, repr=False)
-    _bases: dict[Level, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
-    _refused_links: set[str] = field(default_factory=set, repr=False)
-    _real: RealPaths = field(default_factory=RealPaths, repr=False)
-    _regular: str | None = field(default=None, repr=False)
+    def __init__(
+        self,
+        config: RuleweaveConfig,
+        walk: list[Path] | None = None,
+        warnings: list[DiscoveryWarning] | None = None,
+        provider: str | None = None,
+        nested: bool = False,
+        dialect: GlobDialect = "anywhere",
+        places: bool = False,
+        *,
+        _listed: dict[str, str] | None = None,
+        _bases: dict[Level, tuple[tuple[str, str], ...]] | None = None,
+        _real: RealPaths | None = None,
+    ) -> None:
+        self.config = config
+        self.walk = walk if walk else walk_down(config.root, config.cwd)
+        self.warnings = warnings if warnings is not None else []
+        self.provider = provider
+        self.nested = nested
+        self.dialect = dialect
+        self.places = places
+        self._prefixes: dict[str, str] = {}
+        self._taken: set[tuple[str | None, str]] = set()
+        self._listed = _listed if _listed is not None else {}  # listed file -> its real path
+        self._verdicts: dict[tuple[str, Level], bool] = {}
+        self._bases = _bases if _bases is not None else {}
+        self._refused_links: set[str] = set()
+        self._real = _real if _real is not None else RealPaths()
+        self._regular: str | None = None
 
-    def __post_init__(self) -> None:
-        if not self.walk:
-            self.walk = walk_down(self.config.root, self.config.cwd)
+    def __repr__(self) -> str:
+        return (
+            f"DiscoveryContext(config={self.config!r}, walk={self.walk!r}, warnings={self.warnings!r}, "
+            f"provider={self.provider!r}, nested={self.nested!r}, dialect={self.dialect!r}, "
+            f"places={self.places!r})"
+        )
 
     def sharing_paths(self) -> DiscoveryContext:
         """A new context over the same walk that keeps the real paths resolved so far.

@@ -11,7 +11,6 @@ the bucket its other fields give it (description only → rulebook, else manual)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ruleweave.echo import shown
 from ruleweave.glob_shapes import alternatives
@@ -74,5 +73,5 @@ def cap_globs(
                 ),
             )
         )
-        out.append(replace(rule, globs=tuple(kept)))
+        out.append(rule._replace(globs=tuple(kept)))
     return tuple(out), warnings

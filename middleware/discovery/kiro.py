@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +97,7 @@ def expand_references(ctx: DiscoveryContext, rule: Rule, base: Path, level: Leve
         ctx.warn(rule.path, f"with its file references included the rule is over "
                  f"{ctx.config.max_rule_bytes} bytes; {dropped} bytes were cut")
         content += f"\n[ruleweave: rule truncated, {dropped} bytes dropped]"
-    return replace(rule, content=content, truncated=rule.truncated or bool(dropped))
+    return rule._replace(content=content, truncated=rule.truncated or bool(dropped))
 
 
 def _load_steering(ctx: DiscoveryContext, home: Path, level: Level) -> list[Rule]:

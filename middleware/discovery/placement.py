@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Literal
 
@@ -65,7 +64,7 @@ def in_dialect(rules: list[Rule], dialect: GlobDialect) -> list[Rule]:
         if globs == rule.globs and exclude == rule.exclude_globs:
             out.append(rule)
         else:
-            out.append(replace(rule, globs=globs, exclude_globs=exclude))
+            out.append(rule._replace(globs=globs, exclude_globs=exclude))
     return out
 
 
@@ -119,8 +118,7 @@ def place(rule: Rule, prefix: str) -> Rule:
     """``rule`` as read from a folder in the directory ``prefix`` (unchanged for the root)."""
     if not prefix:
         return rule
-    return replace(
-        rule,
+    return rule._replace(
         name=placed_name(rule.name, prefix),
         globs=tuple(rebase_glob(g, prefix) for g in rule.globs),
         exclude_globs=tuple(rebase_glob(g, prefix) for g in rule.exclude_globs),

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
 from ruleweave.lru import LruCache
-from ruleweave.rules import Rule, SourceMeta
+from ruleweave.rules import Rule, SourceMeta, validated
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -98,6 +97,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
             loaded = loader(ctx)
             if not isinstance(loaded, list) or not all(isinstance(r, Rule) for r in loaded):
                 raise TypeError("it did not return a list of Rule")
+            loaded = [validated(r) for r in loaded]  # a plugin's rule is checked field by field
         except Exception as exc:
             ctx.warn(point.value, f"plugin {point.name!r} failed: {exc}")
             continue
@@ -106,7 +106,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
                 provider=f"{ID}:{point.name}", priority=PRIORITY,
                 level=rule.source.level, path=rule.source.path,
             )
-            rules.append(replace(rule, source=source))
+            rules.append(rule._replace(source=source))
     return rules
 
 

@@ -11,7 +11,6 @@ Trae added rule types).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ruleweave.discovery.context import DiscoveryContext
@@ -42,7 +41,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
             level="project", recursive=False, mapper=_fields,
         )
         rules += [
-            replace(rule, always_apply=True) if rule_stem(rule.path) == ALWAYS_FILE else rule
+            rule._replace(always_apply=True) if rule_stem(rule.path) == ALWAYS_FILE else rule
             for rule in found
         ]
     return rules

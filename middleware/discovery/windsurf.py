@@ -12,7 +12,6 @@ a rule file: the rest is cut there, with a warning naming the file.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ruleweave import frontmatter as fm
@@ -63,7 +62,7 @@ def cut_to_limit(ctx: DiscoveryContext, rules: list[Rule], limit: int = MAX_CHAR
         )
         marker = f"\n[ruleweave: rule cut at {limit:,} characters, as Windsurf reads it]"
         content = rule.content[:limit] + marker
-        out.append(replace(rule, content=content, truncated=True))
+        out.append(rule._replace(content=content, truncated=True))
     return out
 
 

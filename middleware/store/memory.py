@@ -6,7 +6,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from ruleweave.errors import ConfigError
 from ruleweave.store.base import LedgerEntries
@@ -18,12 +17,16 @@ DEFAULT_IDLE_TTL = 24 * 3600.0
 """Seconds a ``MemoryStore`` session may go unused before it is dropped."""
 
 
-@dataclass(slots=True)
 class _Session:
-    used: float
-    claimed: dict[str, tuple[str, str] | None] = field(default_factory=dict)  # key -> (call, record)
-    calls: dict[str, list[str]] = field(default_factory=dict)  # call id -> keys, in claim order
-    values: dict[str, str] = field(default_factory=dict)
+    """One session's state (a plain class: a hook process must not import ``dataclasses``)."""
+
+    __slots__ = ("calls", "claimed", "used", "values")
+
+    def __init__(self, used: float) -> None:
+        self.used = used
+        self.claimed: dict[str, tuple[str, str] | None] = {}  # key -> (call, record)
+        self.calls: dict[str, list[str]] = {}  # call id -> keys, in claim order
+        self.values: dict[str, str] = {}
 
 
 class MemoryStore:

@@ -21,6 +21,18 @@ NOT_ON_THE_COLD_PATH = (
     "ruleweave.steering.model",  # the SkillSpec models: only with a SkillSpec
     "pathspec",  # ignore rules: only with a .gitignore
     "structlog",  # only with an event sink
+    # Each of these costs a hook process a sizeable part of Python's own start-up (#16):
+    "pydantic",  # rules and the config are NamedTuples and a plain class
+    "dataclasses",  # ... and not dataclasses either: the module imports inspect
+    "inspect",
+    "yaml",  # flat frontmatter is read without it
+    "importlib.metadata",  # no installed distribution names the plugin group
+    "ruleweave.steering.loader",  # no SkillSpec file
+    "ruleweave.ttsr.index",  # no streamed rule
+    "ruleweave.prompt_parts",  # a PostToolUse renders no prompt
+    "hashlib",
+    "tomllib",  # no Codex config.toml
+    "logging",  # no frontmatter was repaired
 )
 
 

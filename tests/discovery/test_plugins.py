@@ -95,7 +95,7 @@ def test_fixture_distribution_is_really_installed(installed: Path) -> None:
     """pip wrote a dist-info whose entry points are visible to importlib.metadata."""
     assert list(installed.glob("ruleweave_fixture_plugin-1.0.0.dist-info/RECORD"))
     names = {point.name for point in entry_points(group=plugins.GROUP)}
-    assert {"acme", "broken", "missing", "typed", "wrong-shape"} <= names
+    assert {"acme", "bad-field", "broken", "listed", "missing", "typed", "wrong-shape"} <= names
 
 
 def test_plugin_rules_are_loaded_and_stamped(installed: Path, write_tree: WriteTree) -> None:
@@ -103,7 +103,7 @@ def test_plugin_rules_are_loaded_and_stamped(installed: Path, write_tree: WriteT
     root = write_tree({"README.md": "x"})
     found = run(root, only=plugins.PROVIDER)
     rules = named(found)
-    assert [r.name for r in found.rules] == ["acme-secrets", "shared-style", "acme-typed"]
+    assert [r.name for r in found.rules] == ["acme-secrets", "shared-style", "acme-listed", "acme-typed"]
     assert rules["acme-secrets"].source.provider == "plugins:acme"
     assert rules["acme-typed"].source.provider == "plugins:typed"
     assert {r.source.priority for r in found.rules} == {90}
@@ -111,8 +111,10 @@ def test_plugin_rules_are_loaded_and_stamped(installed: Path, write_tree: WriteT
     assert buckets(found) == {
         "acme-secrets": Bucket.RULEBOOK,
         "shared-style": Bucket.GENERIC,
+        "acme-listed": Bucket.SCOPED,
         "acme-typed": Bucket.SCOPED,
     }
+    assert rules["acme-listed"].globs == ("**/*.go",)  # a plugin's list is taken as a tuple
 
 
 def test_failing_plugins_become_warnings_naming_them(
@@ -122,13 +124,14 @@ def test_failing_plugins_become_warnings_naming_them(
     root = write_tree({"README.md": "x"})
     found = run(root, only=plugins.PROVIDER)
     by_plugin = {w.message.split("'")[1]: w for w in found.warnings}
-    assert set(by_plugin) == {"broken", "missing", "wrong-shape"}
+    assert set(by_plugin) == {"bad-field", "broken", "missing", "wrong-shape"}
     assert "the ACME policy server is unreachable" in by_plugin["broken"].message
     assert by_plugin["broken"].path == "rw_fixture_plugin:explode"
     assert "rw_fixture_plugin_not_installed" in by_plugin["missing"].message
     assert "did not return a list of Rule" in by_plugin["wrong-shape"].message
+    assert "Rule.globs must be a sequence of strings, not '**/*.py'" in by_plugin["bad-field"].message
     assert {w.provider for w in found.warnings} == {"plugins"}
-    assert len(found.rules) == 3
+    assert len(found.rules) == 4
 
 
 def test_plugin_outranks_cursor_on_a_name_clash(installed: Path, write_tree: WriteTree) -> None:
