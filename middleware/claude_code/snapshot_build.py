@@ -6,7 +6,8 @@ path looked at (an audit hook for ``open``/``os.listdir``/``os.scandir``,
 and ``os.stat``/``os.lstat`` wrapped while it runs), then writes what
 ``snapshot`` needs next time. Files that Python's own imports read, the
 state directory and ruleweave's installation are not dependencies; ruleweave's
-own source files are (an upgrade rebuilds the snapshot).
+package directories are (an upgrade or reinstall rewrites their entries, and
+so rebuilds the snapshot; an in-place edit of one of its files does not).
 
 A snapshot whose dependencies changed in the last ``RACY_SECONDS`` is not
 written: a file rewritten twice within one timestamp tick, at the same size,
@@ -18,7 +19,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import shutil
 import sys
 import time
 import zlib
@@ -165,13 +165,15 @@ def _excluded(state: str) -> tuple[str, ...]:
 
 
 def _own_sources() -> dict[str, str]:
-    """ruleweave's own source files: a changed or upgraded ruleweave rebuilds the snapshot."""
+    """ruleweave's own package directories, as listed: installing another ruleweave (pip replaces
+    every file, so each directory's mtime moves) rebuilds the snapshot. Directories, not the ~160
+    files: statting each costs every cold start a millisecond or two."""
     import ruleweave
 
     out: dict[str, str] = {}
-    for directory, dirs, files in os.walk(os.path.dirname(os.path.abspath(ruleweave.__file__))):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]  # bytecode: listing it would only cost time
-        out.update({os.path.join(directory, f): "r" for f in files if f.endswith(".py")})
+    for directory, dirs, _files in os.walk(os.path.dirname(os.path.abspath(ruleweave.__file__))):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]  # bytecode: written by any import
+        out[directory] = "l"
     return out
 
 
@@ -339,6 +341,8 @@ def _write(
     found: dict[str, dict[str, str] | None] = {}
     previous = read_json(path)
     if not isinstance(previous, dict) or fingerprint != previous.get("fingerprint"):
+        import shutil  # here: its import (with bz2 and lzma) costs a cold start more than this call
+
         shutil.rmtree(entries_dir, ignore_errors=True)  # entries of another rule set
         found = _prefill(ruleset, loading.excluded, calling.paths)
     room = len(touched) <= MAX_TOUCHED_ENTRIES and _entry_count(entries_dir) < MAX_ENTRIES
