@@ -26,16 +26,25 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-import bracex
-from wcmatch import glob as wcglob
+if TYPE_CHECKING:
+    FLAGS: int
+    """The product's glob dialect (wcmatch flags)."""
 
-FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB
-"""The product's glob dialect (wcmatch flags)."""
+    ALTERNATIVE_FLAGS: int
+    """The flags one brace alternative is translated with: its braces are already expanded."""
 
-ALTERNATIVE_FLAGS = FLAGS & ~wcglob.BRACE
-"""The flags one brace alternative is translated with: its braces are already expanded."""
+
+def __getattr__(name: str) -> Any:
+    # ``FLAGS`` and ``ALTERNATIVE_FLAGS`` on first use: wcmatch's import costs a hook process about
+    # half of Python's own start-up, and the shapes most globs have never need its regexes.
+    if name in ("FLAGS", "ALTERNATIVE_FLAGS"):
+        from wcmatch import glob as wcglob
+
+        flags = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB
+        return flags if name == "FLAGS" else flags & ~wcglob.BRACE
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 EXPANSION_LIMIT = 1000
 """wcmatch's own limit on brace alternatives; a glob expanding to more matches nothing."""
@@ -108,6 +117,8 @@ def alternatives(pattern: str) -> list[str] | None:
         # gives the same list, at many times the cost on a 1,000-rule load.
         head, tail = simple.group(1), simple.group(3)
         return list(dict.fromkeys(head + alt + tail for alt in simple.group(2).split(",")))
+    import bracex  # here: most globs never get this far, and its import costs a hook process ~3 ms
+
     try:
         # The call wcmatch makes: keep_escapes, so an escaped brace or comma
         # reaches the translator still escaped.
@@ -273,8 +284,11 @@ def shape_of(alternative: str) -> Shape:
 
 def translate(alternative: str) -> str | None:
     """wcmatch's regex for one brace alternative (``None`` when wcmatch refuses it)."""
+    from wcmatch import glob as wcglob
+
+    flags = wcglob.GLOBSTAR | wcglob.DOTGLOB  # ``ALTERNATIVE_FLAGS``: its braces are already expanded
     try:
-        include, _exclude = wcglob.translate(alternative, flags=ALTERNATIVE_FLAGS)
+        include, _exclude = wcglob.translate(alternative, flags=flags)
     except Exception:
         return None
     if not include:

@@ -33,12 +33,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from ruleweave.glob_match import Group, GroupEntry, Probe
-from ruleweave.glob_shapes import FLAGS, Shape, alternatives, is_malformed, shape_of, translate
+from ruleweave.glob_shapes import Shape, alternatives, is_malformed, shape_of, translate
 
 __all__ = ["FLAGS", "GlobIndex", "PathSpellings", "compile_glob", "is_malformed", "matches"]
+
+if TYPE_CHECKING:
+    from ruleweave.glob_shapes import FLAGS
+
+
+def __getattr__(name: str) -> Any:
+    # ``FLAGS`` is looked up in ``glob_shapes`` on first use (it imports wcmatch).
+    if name == "FLAGS":
+        from ruleweave import glob_shapes
+
+        return glob_shapes.FLAGS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 K = TypeVar("K")
 

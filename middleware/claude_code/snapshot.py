@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from ruleweave.claude_code.options import HookOptions
 
-FORMAT = 2
+FORMAT = 3
 """The snapshot layout; a file of another format is rebuilt."""
 
 MISS = object()
@@ -285,26 +285,38 @@ def _lookup(
     name = path.rsplit("/", 1)[-1]
     out = []
     taken: set[int] = set()
-    for glob, regex, mode, directory, keys, kind, literal in data["entries"]:
+    for glob, regex, mode, directory, keys, kind, literal, child in data["entries"]:
         # The literal GlobIndex files the entry under, checked before any regex is compiled.
         if (kind == "name" and name != literal) or (kind == "suffix" and not name.endswith(literal)):
             continue
         if kind == "prefix" and not name.startswith(literal):
             continue
-        pattern = compiled.get(regex)
-        if pattern is None:
-            pattern = compiled[regex] = re.compile(regex)
-        test = pattern.fullmatch
-        if mode == "root":
-            hit = relative is not None and "/" not in relative and test(relative) is not None
-        elif mode == "rel":
-            hit = relative is not None and relative.startswith(directory) and test(relative) is not None
+        if not regex:
+            # A literal name or ``*suffix`` anywhere, in a literal directory or below it: the key
+            # decided the name; only where the file is remains (as GlobIndex's string tests).
+            if mode == "root":
+                hit = relative is not None and "/" not in relative
+            elif mode == "rel":
+                hit = relative is not None and relative.startswith(directory) and not (
+                    child and "/" in relative[len(directory):]
+                )
+            else:
+                hit = True
         else:
-            hit = (
-                (relative is not None and test(relative) is not None)
-                or test(path) is not None
-                or (mode == "name" and test(name) is not None)
-            )
+            pattern = compiled.get(regex)
+            if pattern is None:
+                pattern = compiled[regex] = re.compile(regex)
+            test = pattern.fullmatch
+            if mode == "root":
+                hit = relative is not None and "/" not in relative and test(relative) is not None
+            elif mode == "rel":
+                hit = relative is not None and relative.startswith(directory) and test(relative) is not None
+            else:
+                hit = (
+                    (relative is not None and test(relative) is not None)
+                    or test(path) is not None
+                    or (mode == "name" and test(name) is not None)
+                )
         if hit:
             for index in keys:
                 if index not in taken:

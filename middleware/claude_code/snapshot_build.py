@@ -49,6 +49,10 @@ MAX_ENTRIES = 4096
 
 _STRENGTH = {"s": 0, "l": 1, "r": 1}
 
+_KEYED_BASES = frozenset({"name", "suffix", "prefix", "any", "none"})
+_KEYED_PLACES = frozenset({"float", "everything", "child", "under", "all_under"})
+"""Shapes ``GlobIndex`` decides by its key and a literal directory alone (no regex)."""
+
 _TMP_NAMES = itertools.count()  # with the pid, a temporary name no other writer uses
 
 # The process's one audit hook (audit hooks cannot be removed) reports to the recorders
@@ -182,11 +186,13 @@ def _entries(ruleset: RuleSet) -> tuple[list[list[Any]], list[list[Any]]]:
 
     Rules: ``[name, path, gated, notice part]`` in precedence order. Entries: one per
     brace alternative, in ``GlobIndex``'s order (first insertion), as ``[glob, regex,
-    spelling mode, literal directory, [rule indexes], key kind, key]`` (the key: the file
-    name, suffix or prefix ``GlobIndex`` files it under); the mode says which spellings
+    spelling mode, literal directory, [rule indexes], key kind, key, child]`` (the key: the
+    file name, suffix or prefix ``GlobIndex`` files it under); the mode says which spellings
     ``GlobIndex`` tries: ``root`` (the relative path of a project-root file), ``rel``
     (the relative path under the literal directory), ``any`` (relative, absolute) or
-    ``name`` (those and the bare file name).
+    ``name`` (those and the bare file name). The regex is '' when the key decides the name
+    (a literal name or ``*suffix``) and the literal directory the place: directly in it
+    when ``child``, else anywhere below it.
     """
     from ruleweave.glob_shapes import alternatives, is_malformed, shape_of, translate
     from ruleweave.notices import Match
@@ -216,8 +222,13 @@ def _entries(ruleset: RuleSet) -> tuple[list[list[Any]], list[list[Any]]]:
                     else:
                         loose = "\\" in alternative or "/" not in alternative.lstrip("*/")
                         mode, directory = ("name" if loose else "any"), ""
+                    # A literal name, ``*suffix``, ``prefix*`` or any name, in a literal place, needs
+                    # no regex (nor wcmatch, whose import costs a cold start half of Python's own):
+                    # '' says the key decides the name.
+                    keyed = shape.base in _KEYED_BASES and shape.dir_mode in _KEYED_PLACES
                     entry = entries[(glob, alternative)] = [
-                        glob, translate(alternative), mode, directory, [], shape.key_kind, shape.key,
+                        glob, "" if keyed else translate(alternative), mode, directory, [],
+                        shape.key_kind, shape.key, shape.dir_mode == "child",
                     ]
                 if index not in entry[4]:
                     entry[4].append(index)
@@ -341,9 +352,10 @@ def _write(
     found: dict[str, dict[str, str] | None] = {}
     previous = read_json(path)
     if not isinstance(previous, dict) or fingerprint != previous.get("fingerprint"):
-        import shutil  # here: its import (with bz2 and lzma) costs a cold start more than this call
+        if os.path.lexists(entries_dir):  # entries of another rule set
+            import shutil  # here: its import (with bz2 and lzma) costs a cold start more than this call
 
-        shutil.rmtree(entries_dir, ignore_errors=True)  # entries of another rule set
+            shutil.rmtree(entries_dir, ignore_errors=True)
         found = _prefill(ruleset, loading.excluded, calling.paths)
     room = len(touched) <= MAX_TOUCHED_ENTRIES and _entry_count(entries_dir) < MAX_ENTRIES
     for directory, clean in touched.items():

@@ -26,8 +26,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
-from wcmatch import glob as wcglob
-
 from ruleweave.rules import Rule
 
 SEPARATOR = ":"
@@ -88,6 +86,8 @@ def rebase_glob(pattern: str, prefix: str) -> str:
 @lru_cache(maxsize=256)
 def _escaped(prefix: str) -> str:
     # A bounded per-process cache: a folder's rules (and every load) share one prefix.
+    from wcmatch import glob as wcglob  # here: only rules of folders below the root need it
+
     return wcglob.escape(prefix)
 
 

@@ -33,6 +33,8 @@ NOT_ON_THE_COLD_PATH = (
     "hashlib",
     "tomllib",  # no Codex config.toml
     "logging",  # no frontmatter was repaired
+    "wcmatch",  # literal names and ``*suffix`` globs in literal places need no regex
+    "bracex",  # ... and braces of one flat group are split without it
 )
 
 

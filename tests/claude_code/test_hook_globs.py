@@ -15,6 +15,8 @@ GLOBS = [
     "**/*.py", "*.md", "src/**/*.ts", "src/*.{ts,tsx}", "docs/**", "**/test_*.py", "Makefile",
     "**/Dockerfile", "lib/**/index.js", "**/api/**/*.go", "a/**/b/*.c", "*.{json,yaml}", "tests/**",
     "**/__init__.py", "src/[ab]*.py", "[bad", "*", "**", "*.py,*.txt", "**/*.test.ts", ".github/**/*.yml",
+    "src/api/*.go", "**/.env", ".github/*.yml", "src/**/Makefile", "*.ts", "src/*", "test_*", "src/**/*",
+    "**/*", "src/**/test_*", "**/test_*.py",
 ]
 
 PATHS = [
@@ -23,6 +25,8 @@ PATHS = [
     "Makefile", "sub/Makefile", "build/Dockerfile", "Dockerfile", "lib/index.js", "lib/a/b/index.js",
     "svc/api/v1/h.go", "api/h.go", "a/b/x.c", "a/x/y/b/z.c", "conf.json", "x/conf.yaml", "pkg/__init__.py",
     "notes.txt", "web/c.test.ts", ".github/workflows/ci.yml", ".hidden/a.py",
+    "src/.hidden.ts", "src/api/h.go", "src/api/v1/h.go", ".env", "cfg/.env", ".github/ci.yml", ".ts",
+    "src/Makefile", "src/a/b/Makefile", "src/x/.cache/ui.ts",
 ]
 
 
