@@ -1,7 +1,8 @@
 """The hook's warm start: answer from a snapshot of the loaded rule set, if every file it read is unchanged.
 
-A hook process runs per tool call, and loading the rules (pydantic, the TTSR
-and steering packages, discovery) costs ten times Python's own start-up.
+A hook process runs per tool call, and loading the rules (discovery, the
+instruction blob, the glob index and their imports) costs about four times
+Python's own start-up.
 The full path (``command.full_answer``) writes, after answering, a JSON
 snapshot of what the next events need (``snapshot_build``): the
 SessionStart answer, each scoped rule's globs as regexes and its rendered
