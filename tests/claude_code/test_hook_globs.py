@@ -16,7 +16,7 @@ GLOBS = [
     "**/Dockerfile", "lib/**/index.js", "**/api/**/*.go", "a/**/b/*.c", "*.{json,yaml}", "tests/**",
     "**/__init__.py", "src/[ab]*.py", "[bad", "*", "**", "*.py,*.txt", "**/*.test.ts", ".github/**/*.yml",
     "src/api/*.go", "**/.env", ".github/*.yml", "src/**/Makefile", "*.ts", "src/*", "test_*", "src/**/*",
-    "**/*", "src/**/test_*", "**/test_*.py",
+    "**/*", "src/**/test_*", "tests/**/test_*.py",
 ]
 
 PATHS = [
