@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -53,6 +53,19 @@ class LruCache(Generic[K, V]):
             except KeyError:
                 return value  # evicted meanwhile: only the move is lost
         return value
+
+    def last_cached(self, keys: Sequence[K], default: V) -> tuple[int, V]:
+        """Where building along ``keys`` can resume: how many keys lead up to the last one that
+        is cached, and its value (``(0, default)`` when none is).
+
+        The nested lookups build a directory's entry on its parent's: a first touch of a new
+        directory reads that one directory, not the whole chain again.
+        """
+        for known in range(len(keys), 0, -1):
+            value = self.get(keys[known - 1])
+            if value is not None:
+                return known, value
+        return 0, default
 
     def setdefault(self, key: K, value: V) -> V:
         """The value under ``key`` if present, else ``value`` stored; the least recent may go."""

@@ -120,14 +120,7 @@ class NestedRules:
         if chain[-1] != parent:  # ignored or on the walk: the nearest directory that speaks
             return self._by_parent.setdefault(parent, self.for_directory(chain[-1]))
         # Built on the longest cached head of the chain (a first touch reads one new directory).
-        known = len(chain) - 1
-        found: tuple[NestedFolder, ...] = ()
-        while known:
-            head = self._by_parent.get(chain[known - 1])
-            if head is not None:
-                found = head
-                break
-            known -= 1
+        known, found = self._by_parent.last_cached(chain[:-1], ())
         for directory in chain[known:]:
             if not self.tree.names(directory).isdisjoint(FOLDER_MARKERS):
                 folder = self.folder(directory)

@@ -292,35 +292,46 @@ def _lookup(
             continue
         if kind == "prefix" and not name.startswith(literal):
             continue
-        if not regex:
-            # A literal name or ``*suffix`` anywhere, in a literal directory or below it: the key
-            # decided the name; only where the file is remains (as GlobIndex's string tests).
-            if mode == "root":
-                hit = relative is not None and "/" not in relative
-            elif mode == "rel":
-                hit = relative is not None and relative.startswith(directory) and not (
-                    child and "/" in relative[len(directory):]
-                )
-            else:
-                hit = True
-        else:
+        test: Callable[[str], object]
+        if regex:
             pattern = compiled.get(regex)
             if pattern is None:
                 pattern = compiled[regex] = re.compile(regex)
             test = pattern.fullmatch
-            if mode == "root":
-                hit = relative is not None and "/" not in relative and test(relative) is not None
-            elif mode == "rel":
-                hit = relative is not None and relative.startswith(directory) and test(relative) is not None
-            else:
-                hit = (
-                    (relative is not None and test(relative) is not None)
-                    or test(path) is not None
-                    or (mode == "name" and test(name) is not None)
-                )
+        elif child:  # the key decided the name; the file must be directly in the directory
+            test = _ChildOf(len(directory))
+        else:  # the key decided the name, the directory (if any) the place
+            test = _anything
+        if mode == "root":
+            hit = relative is not None and "/" not in relative and bool(test(relative))
+        elif mode == "rel":
+            hit = relative is not None and relative.startswith(directory) and bool(test(relative))
+        else:
+            hit = (
+                (relative is not None and bool(test(relative)))
+                or bool(test(path))
+                or (mode == "name" and bool(test(name)))
+            )
         if hit:
             for index in keys:
                 if index not in taken:
                     taken.add(index)
                     out.append((*rules[index], glob))
     return out
+
+
+def _anything(text: str) -> bool:
+    """The test of an entry its key and literal directory decide alone."""
+    return True
+
+
+class _ChildOf:
+    """The test of a keyed entry in a literal directory: no further ``/`` after its ``at`` characters."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+    def __call__(self, text: str) -> bool:
+        return "/" not in text[self.at :]

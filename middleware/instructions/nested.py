@@ -119,14 +119,7 @@ class NestedInstructions:
         if chain[-1] != parent:  # ignored or on the walk: the nearest directory that speaks
             return self._by_parent.setdefault(parent, self._for_parent(chain[-1]))
         # Built on the longest cached head of the chain (a first touch reads one new directory).
-        known = len(chain) - 1
-        found = _NONE
-        while known:
-            head = self._by_parent.get(chain[known - 1])
-            if head is not None:
-                found = head
-                break
-            known -= 1
+        known, found = self._by_parent.last_cached(chain[:-1], _NONE)
         for directory in chain[known:]:
             files, scoped = self._files_in(directory)
             if files or scoped:
