@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
 from ruleweave.lru import LruCache
+from ruleweave.reading import read_bytes
 from ruleweave.rules import Rule, SourceMeta, validated
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 
 ID, PRIORITY = "plugins", 90
 GROUP = "ruleweave.providers"
+_MAX_EP = 1024 * 1024  # an entry_points.txt larger than this is read only this far
 
 _ScanKey = tuple[tuple[str, tuple[int, int] | None], ...]
 # The documented per-process cache of entry-point scans (see the module docstring).
@@ -78,12 +80,11 @@ def _may_name_group(entry: str) -> bool:
     for name in names:
         if name.endswith(".egg"):
             return True
-        try:
-            with open(os.path.join(entry or ".", name, "entry_points.txt"), "rb") as handle:
-                if marker in handle.read():
-                    return True
-        except OSError:
-            continue  # no entry points (or an .egg-info file): no plugin here
+        # Without blocking (a project directory may be on sys.path): no file, a FIFO or an
+        # .egg-info file is no plugin here.
+        data, _problem, _oversized = read_bytes(os.path.join(entry or ".", name, "entry_points.txt"), _MAX_EP)
+        if data is not None and marker in data:
+            return True
     return False
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import subprocess
 import sys
 import tomllib
@@ -157,3 +158,15 @@ def test_without_the_distribution_there_are_no_plugins(write_tree: WriteTree) ->
     found = run(root, only=plugins.PROVIDER)
     assert found.rules == ()
     assert found.warnings == ()
+
+
+def test_a_fifo_as_entry_points_on_sys_path_does_not_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look for the plugin group reads ``entry_points.txt`` without blocking: a FIFO there
+    (a hostile project directory on ``sys.path``) names no plugin, and discovery goes on."""
+    info = tmp_path / "hostile-1.0.dist-info"
+    info.mkdir()
+    os.mkfifo(info / "entry_points.txt")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert plugins.plugin_entry_points() == ()
