@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ruleweave.session import RuleSession
+from ruleweave.session._session import RuleSession
 from ruleweave.ttsr import Source
 from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 

@@ -16,7 +16,7 @@ Use::
 The SDK drives the Claude Code CLI, and ruleweave joins it the way it joins
 Claude Code, in process: the ``UserPromptSubmit``, ``PreToolUse``,
 ``PostToolUse`` and ``Stop`` callbacks are ``HookMatcher``s over the very
-handlers of ``ruleweave hook claude-code`` (``ruleweave.claude_code``), so the
+handlers of ``ruleweave hook claude-code`` (``ruleweave.hosts.claude_code``), so the
 steering block, refusals, notices and the ``Stop`` check are the same. A
 ``SessionStart`` callback does not fire through the SDK, so the prompt
 contribution goes into the system prompt instead: the ``claude_code`` preset
@@ -70,7 +70,7 @@ except ImportError as exc:  # pragma: no cover - exercised by re-importing witho
     raise MissingDependencyError("claude-agent-sdk", "claude-agent") from exc
 
 from ruleweave.adapters.claude_agent_stream import watched_replies
-from ruleweave.claude_code import ClaudeCodeHooks
+from ruleweave.hosts.claude_code import ClaudeCodeHooks
 
 __all__ = ["RuleweaveClaudeAgent"]
 

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from ruleweave.errors import MissingDependencyError
-from ruleweave.session import RuleSession
+from ruleweave.session._session import RuleSession
 from ruleweave.ttsr import Source
 from ruleweave.ttsr.route import TtsrAction
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, NotRequired, cast
 
 from ruleweave.errors import MissingDependencyError
-from ruleweave.notices import Injection
+from ruleweave.session.notices import Injection
 
 try:
     from langchain.agents.middleware.types import AgentState, OmitFromSchema, ToolCallRequest

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ruleweave.errors import MissingDependencyError
-from ruleweave.session import RuleSession
+from ruleweave.session._session import RuleSession
 from ruleweave.ttsr import Source, TtsrHit
 from ruleweave.ttsr.route import TtsrAction
 

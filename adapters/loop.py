@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
+from ruleweave._lru import LruCache
 from ruleweave.adapters.loop_streams import (
     AnthropicStream,
     LoopStream,
@@ -38,11 +39,10 @@ from ruleweave.adapters.loop_streams import (
     plain_items,
     text_of,
 )
-from ruleweave.lru import LruCache
-from ruleweave.notices import Injection
-from ruleweave.rule_uri import READ_RULE_DESCRIPTION, READ_RULE_TOOL
-from ruleweave.session import RuleSession
-from ruleweave.touch import parse_args
+from ruleweave.session._session import RuleSession
+from ruleweave.session.notices import Injection
+from ruleweave.session.rule_uri import READ_RULE_DESCRIPTION, READ_RULE_TOOL
+from ruleweave.session.touch import parse_args
 from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 
 __all__ = [

@@ -40,7 +40,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ruleweave.session import RuleSession
+from ruleweave.session._session import RuleSession
 from ruleweave.ttsr import Source
 from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 

@@ -43,12 +43,12 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
+from ruleweave._files.paths import display
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import ConfigError, MissingDependencyError, RuleNotFound
-from ruleweave.paths import display
-from ruleweave.pool import SessionPool
 from ruleweave.ruleset import RuleSet
-from ruleweave.session import RuleSession
+from ruleweave.session._session import RuleSession
+from ruleweave.session.pool import SessionPool
 from ruleweave.store import SessionStore
 
 try:

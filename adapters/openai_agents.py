@@ -57,10 +57,10 @@ from typing import Any
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import ConfigError, MissingDependencyError
-from ruleweave.pool import SessionPool
-from ruleweave.rule_uri import READ_RULE_DESCRIPTION
 from ruleweave.ruleset import RuleSet
-from ruleweave.session import RuleSession
+from ruleweave.session._session import RuleSession
+from ruleweave.session.pool import SessionPool
+from ruleweave.session.rule_uri import READ_RULE_DESCRIPTION
 from ruleweave.store import SessionStore
 
 try:

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 
 from ruleweave.errors import MissingDependencyError
-from ruleweave.session import RuleSession
+from ruleweave.session._session import RuleSession
 from ruleweave.ttsr.route import TtsrRoute
 
 try:

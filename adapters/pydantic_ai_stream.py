@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from ruleweave.errors import MissingDependencyError
-from ruleweave.session import RuleSession
+from ruleweave.session._session import RuleSession
 from ruleweave.ttsr.route import TtsrRoute
 
 try:

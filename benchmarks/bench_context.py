@@ -14,7 +14,7 @@ Then logs a session of 200 tool calls (reads, edits and writes) the way a
 task goes: most calls in three areas, a few in two more, test and SQL files
 among them — once as the issue describes it, and once more with a
 ``compacted()`` half-way (history summarised: every notice is re-armed and
-given again, the costliest realistic case). ``ruleweave.economy`` replays the
+given again, the costliest realistic case). ``ruleweave.replay.economy`` replays the
 log (what ``ruleweave replay LOG --economy`` prints) and reports what
 ruleweave delivered — the prompt once plus every notice — against
 *all in prompt* (every rule whole in the system prompt) and *re-inject
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ruleweave import MemoryStore, RuleSet, RuleweaveConfig
-from ruleweave.economy import economy, to_json
+from ruleweave.replay.economy import economy, to_json
 
 SEED = 20261130
 AREAS = ("auth", "billing", "search", "ui", "api", "db", "jobs", "mail", "cache", "export", "admin", "cli")

@@ -17,7 +17,7 @@ imported from its module.
 
 from __future__ import annotations
 
-from ruleweave.lazy import lazy_exports
+from ruleweave._lazy import lazy_exports
 
 TYPE_CHECKING = False  # not typing's: the hook's fast path must not pay for importing typing
 if TYPE_CHECKING:
@@ -33,13 +33,13 @@ if TYPE_CHECKING:
         SpecError,
         StoreError,
     )
-    from ruleweave.notices import Injection, InjectionItem
-    from ruleweave.pool import SessionPool
-    from ruleweave.prompt_parts import BudgetReport, PromptParts
-    from ruleweave.rule_uri import RuleDocument
+    from ruleweave.prompt.parts import BudgetReport, PromptParts
     from ruleweave.rules import Bucket, DiscoveryWarning, Rule, SourceMeta
     from ruleweave.ruleset import RuleSet
-    from ruleweave.session import RuleSession
+    from ruleweave.session._session import RuleSession
+    from ruleweave.session.notices import Injection, InjectionItem
+    from ruleweave.session.pool import SessionPool
+    from ruleweave.session.rule_uri import RuleDocument
     from ruleweave.steering import Decision, Refusal
     from ruleweave.store import MemoryStore, RedisStore, SessionStore, SQLiteStore, open_store
     from ruleweave.ttsr import TtsrHit
@@ -50,28 +50,28 @@ if TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     "ArgumentTypeError": "ruleweave.errors",
     "Bucket": "ruleweave.rules",
-    "BudgetReport": "ruleweave.prompt_parts",
+    "BudgetReport": "ruleweave.prompt.parts",
     "ConfigError": "ruleweave.errors",
     "Decision": "ruleweave.steering",
     "Discovery": "ruleweave.discovery",
     "DiscoveryWarning": "ruleweave.rules",
-    "Injection": "ruleweave.notices",
-    "InjectionItem": "ruleweave.notices",
+    "Injection": "ruleweave.session.notices",
+    "InjectionItem": "ruleweave.session.notices",
     "MemoryStore": "ruleweave.store",
     "MissingDependencyError": "ruleweave.errors",
-    "PromptParts": "ruleweave.prompt_parts",
+    "PromptParts": "ruleweave.prompt.parts",
     "RedisStore": "ruleweave.store",
     "Refusal": "ruleweave.steering",
     "ReplayError": "ruleweave.errors",
     "Rule": "ruleweave.rules",
-    "RuleDocument": "ruleweave.rule_uri",
+    "RuleDocument": "ruleweave.session.rule_uri",
     "RuleNotFound": "ruleweave.errors",
-    "RuleSession": "ruleweave.session",
+    "RuleSession": "ruleweave.session._session",
     "RuleSet": "ruleweave.ruleset",
     "RuleweaveConfig": "ruleweave.config",
     "RuleweaveError": "ruleweave.errors",
     "SQLiteStore": "ruleweave.store",
-    "SessionPool": "ruleweave.pool",
+    "SessionPool": "ruleweave.session.pool",
     "SessionStore": "ruleweave.store",
     "SourceMeta": "ruleweave.rules",
     "SpecError": "ruleweave.errors",

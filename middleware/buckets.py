@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from ruleweave.echo import shown
+from ruleweave._text.echo import shown
 from ruleweave.globs import glob_problem
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule
 

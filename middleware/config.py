@@ -77,7 +77,7 @@ class RuleweaveConfig:
         builtin_rules: The rules shipped with ruleweave: off by default (a repository
             speaks for itself); ``True`` for all of them, or a list of their names.
         tool_aliases: More tool names per kind of tool (``{"edit": ("patch_file",)}``),
-            over ``ruleweave.tool_names.DEFAULT_TOOL_ALIASES``: TTSR scopes and steering
+            over ``ruleweave.session.tool_names.DEFAULT_TOOL_ALIASES``: TTSR scopes and steering
             match every alias of a kind.
         ignored_dirs: Directory names never read for nested rule folders and
             instruction files, besides those the repository's ``.gitignore`` files

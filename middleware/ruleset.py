@@ -23,23 +23,23 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from ruleweave._files.tree import ProjectTree
 from ruleweave.buckets import Buckets, assign
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery import Discovery, DiscoveryContext, discover
+from ruleweave.discovery.nested import NestedRules
 from ruleweave.instructions import InstructionBlob, NestedInstructions, build_instructions
 from ruleweave.instructions.shared import drop_shared
 from ruleweave.log import EventLog
-from ruleweave.nested_rules import NestedRules
-from ruleweave.notices import Notices
 from ruleweave.rules import Bucket, DiscoveryWarning, Rule
-from ruleweave.session import RuleSession
+from ruleweave.session._session import RuleSession
+from ruleweave.session.notices import Notices
+from ruleweave.session.tool_names import ToolNames
+from ruleweave.session.touch import Extractor, TouchExtractors
 from ruleweave.store import MemoryStore, SessionStore, open_store
-from ruleweave.tool_names import ToolNames
-from ruleweave.touch import Extractor, TouchExtractors
-from ruleweave.tree import ProjectTree
 
 if TYPE_CHECKING:
-    from ruleweave.prompt_parts import PromptAssembly, PromptParts
+    from ruleweave.prompt.parts import PromptAssembly, PromptParts
     from ruleweave.steering.loader import Steering
     from ruleweave.ttsr.index import TtsrIndex
 
@@ -114,7 +114,7 @@ class RuleSet:
     @cached_property
     def steering(self) -> Steering:
         """The session SkillSpec (read on first use; ``spec`` is ``None`` without one)."""
-        from ruleweave.paths import walk_down
+        from ruleweave._files.paths import walk_down
         from ruleweave.steering.loader import load_steering
 
         return load_steering(self.config, walk_down(self.config.root, self.config.cwd))
@@ -122,7 +122,7 @@ class RuleSet:
     @cached_property
     def prompts(self) -> PromptAssembly:
         """The prompt contribution's assembly and every warning (built on first use)."""
-        from ruleweave.prompt_parts import PromptAssembly
+        from ruleweave.prompt.parts import PromptAssembly
 
         late = (*self.ttsr.template_warnings, *self.steering.warnings, *_event_log_warnings(self.events))
         warnings = (*self.load_warnings, *late)
@@ -151,7 +151,7 @@ class RuleSet:
         """
         config = config or RuleweaveConfig()
         if config.templates:
-            from ruleweave.prompt_parts import check_templates
+            from ruleweave.prompt.parts import check_templates
 
             check_templates(config.templates)
         # A load allocates thousands of objects that all survive (rules, their sources, the

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from ruleweave._files.paths import display
 from ruleweave.cli import main
 from ruleweave.discovery.builtin import BUILTIN_DIR
-from ruleweave.paths import display
 from tests.conftest import WriteTree
 
 FILES = {

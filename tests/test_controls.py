@@ -6,7 +6,7 @@ import json
 import sys
 import unicodedata
 
-from ruleweave.controls import escape_controls, strip_controls
+from ruleweave._text.controls import escape_controls, strip_controls
 
 
 def test_every_control_format_and_separator_character_is_hidden() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruleweave.cuts import LONG_LINE, clean_cut, cut_to_share, marker
+from ruleweave.prompt._cuts import LONG_LINE, clean_cut, cut_to_share, marker
 
 
 def test_a_cut_falls_on_a_line_boundary() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ruleweave.echo import MAX_LOGGED_ITEMS, loggable, shown
+from ruleweave._text.echo import MAX_LOGGED_ITEMS, loggable, shown
 
 
 def test_shown_is_a_short_repr_with_the_whole_size_when_cut() -> None:

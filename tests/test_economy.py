@@ -9,7 +9,7 @@ import pytest
 
 from ruleweave import MemoryStore, RuleSet, RuleweaveConfig
 from ruleweave.cli import main
-from ruleweave.economy import economy
+from ruleweave.replay.economy import economy
 from tests.conftest import WriteTree
 
 BIG = "\n".join(f"- line {i}: keep the handler small and typed" for i in range(200))

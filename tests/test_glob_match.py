@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from ruleweave.glob_match import Re2Sets
-from ruleweave.glob_shapes import basename_re2, re2_form, shape_of, translate
+from ruleweave.globs._match import Re2Sets
+from ruleweave.globs._shapes import basename_re2, re2_form, shape_of, translate
 
 
 def test_sets_report_every_matching_pattern_across_chunks() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from ruleweave import ArgumentTypeError, ConfigError, MemoryStore, RuleSet, RuleweaveConfig, SessionPool
 from ruleweave.instructions.nested import CACHED_DIRECTORIES, CACHED_PARENTS
-from ruleweave.prompt_parts import CACHED_PROMPTS
+from ruleweave.prompt.parts import CACHED_PROMPTS
 from tests.conftest import WriteTree
 
 REPO = {

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from ruleweave._files.paths import RealPaths, display, is_within
+from ruleweave._files.reading import read_bytes, read_text
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext, under
-from ruleweave.paths import RealPaths, display, is_within
-from ruleweave.reading import read_bytes, read_text
 
 
 def test_a_fifo_is_refused_even_when_the_caller_saw_a_regular_file(tmp_path: Path) -> None:

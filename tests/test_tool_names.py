@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from ruleweave import RuleSet, RuleweaveConfig
-from ruleweave.tool_names import ToolNames, patch_paths
+from ruleweave.session.tool_names import ToolNames, patch_paths
 from tests.conftest import WriteTree
 
 SPECS = Path(__file__).resolve().parent.parent / "examples" / "specs"

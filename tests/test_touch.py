@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ruleweave.touch import TouchExtractors
+from ruleweave.session.touch import TouchExtractors
 
 CWD = Path("/work/repo")
 

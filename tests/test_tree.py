@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from ruleweave import RuleSet, RuleweaveConfig
-from ruleweave.tree import ProjectTree
+from ruleweave._files.tree import ProjectTree
 from tests.conftest import WriteTree
 
 

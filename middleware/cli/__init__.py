@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:2] == ["hook", "claude-code"] and not {"-h", "--help"} & set(arguments):
         # A hook process runs per tool call: it skips the parser, which imports every subcommand.
-        from ruleweave.claude_code.command import run
+        from ruleweave.hosts.claude_code.command import run
 
         code = run(arguments[2:])
         if argv is None:  # the console script: skip interpreter teardown and SQLite's checkpoint on close

@@ -17,11 +17,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from ruleweave._files.paths import display
+from ruleweave._files.reading import read_text
+from ruleweave._text.controls import escape_controls
 from ruleweave.config import RuleweaveConfig
-from ruleweave.controls import escape_controls
 from ruleweave.errors import RuleweaveError
-from ruleweave.paths import display
-from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024

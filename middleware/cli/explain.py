@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ruleweave._files.paths import display
 from ruleweave.cli.common import add_cwd, add_json, config_from, print_json
-from ruleweave.paths import display
 from ruleweave.ruleset import RuleSet
 
 

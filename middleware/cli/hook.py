@@ -1,7 +1,7 @@
 """``ruleweave hook claude-code``: answer one Claude Code hook event (stdin JSON → stdout JSON).
 
 ``ruleweave.cli.main`` hands ``hook claude-code`` straight to
-``ruleweave.claude_code.command`` before building this parser, so a hook
+``ruleweave.hosts.claude_code.command`` before building this parser, so a hook
 process imports no other subcommand; the parser here serves ``--help``.
 """
 
@@ -37,7 +37,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Answer the event on stdin (``main`` normally short-circuits to this)."""
-    from ruleweave.claude_code.command import run as run_hook
+    from ruleweave.hosts.claude_code.command import run as run_hook
 
     argv = [f"--{key.replace('_', '-')}={value}" for key in ("cwd", "root", "store", "event_log")
             if (value := getattr(args, key)) is not None]

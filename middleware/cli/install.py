@@ -27,8 +27,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ruleweave.claude_code.settings import COMMAND, SettingsError, install, uninstall
 from ruleweave.cli.common import UsageError, add_cwd, config_from
+from ruleweave.hosts.claude_code.settings import COMMAND, SettingsError, install, uninstall
 
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ruleweave.cli.common import add_cwd, add_json, config_from, print_json, print_warnings, read_input
-from ruleweave.prompt_budget import BlockBudget
+from ruleweave.prompt._budget import BlockBudget
 from ruleweave.ruleset import RuleSet
 
 _TITLES = {"instructions": "instructions", "generic": "<generic-rules>", "domain": "<domain-rules>"}

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from ruleweave.cli.common import UsageError, add_json, print_json
-from ruleweave.economy import economy, to_json
 from ruleweave.errors import ReplayError
 from ruleweave.replay import replay
+from ruleweave.replay.economy import economy, to_json
 
 
 def register(subparsers: Any) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ruleweave._files.paths import display
 from ruleweave.cli.common import add_cwd, add_json, config_from, print_json, print_warnings
-from ruleweave.nested_rules import NestedFolder
-from ruleweave.paths import display
+from ruleweave.discovery.nested import NestedFolder
 from ruleweave.rules import Bucket
 from ruleweave.ruleset import RuleSet
 from ruleweave.ttsr import describe

@@ -18,10 +18,10 @@ from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 
+from ruleweave._files.paths import RealPaths, is_within, normalise, real_path, walk_down
+from ruleweave._files.reading import read_text
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.placement import GlobDialect, base_of, relative_dir
-from ruleweave.paths import RealPaths, is_within, normalise, real_path, walk_down
-from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning, Level
 
 _MAX_DEPTH = 12

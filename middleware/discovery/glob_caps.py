@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ruleweave.echo import shown
-from ruleweave.glob_shapes import alternatives
+from ruleweave._text.echo import shown
+from ruleweave.globs._shapes import alternatives
 from ruleweave.rules import DiscoveryWarning, Rule
 
 

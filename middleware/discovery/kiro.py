@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from ruleweave import frontmatter as fm
+from ruleweave._files.paths import is_within, normalise
+from ruleweave._files.reading import truncate_text
 from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, standard_fields
-from ruleweave.paths import is_within, normalise
-from ruleweave.reading import truncate_text
 from ruleweave.rules import Level, Rule
 
 ID, PRIORITY = "kiro", 30

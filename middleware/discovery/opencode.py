@@ -23,14 +23,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ruleweave._files.paths import is_within, normalise
+from ruleweave._files.tree import ProjectTree
 from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.placement import base_of
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_markdown_rule
 from ruleweave.globs import compile_glob
-from ruleweave.paths import is_within, normalise
 from ruleweave.rules import Rule
-from ruleweave.tree import ProjectTree
 
 ID, PRIORITY = "opencode", 30
 CONFIG_FILES = ("opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc")

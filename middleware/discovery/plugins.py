@@ -23,10 +23,10 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from ruleweave._files.reading import read_bytes
+from ruleweave._lru import LruCache
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.provider import Provider
-from ruleweave.lru import LruCache
-from ruleweave.reading import read_bytes
 from ruleweave.rules import Rule, SourceMeta, validated
 
 if TYPE_CHECKING:

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ruleweave import frontmatter as fm
+from ruleweave._files.reading import truncate_text
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.placement import placed_name, written
-from ruleweave.reading import truncate_text
 from ruleweave.rules import DiscoveryWarning, Level, Rule, SourceMeta
 
 

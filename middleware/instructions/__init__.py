@@ -28,7 +28,7 @@ the limit first. What is left is shared max-min fairly over the bodies: a
 body no bigger than its fair share stays whole, the others are cut to equal
 shares. A cut body's share pays for its truncation marker too
 (``\\n[ruleweave: N bytes left out; whole text at <path>]``, ``rule://<name>`` for a
-Claude rule; cut on a line boundary, see ``ruleweave.cuts``), so the whole blob,
+Claude rule; cut on a line boundary, see ``ruleweave.prompt._cuts``), so the whole blob,
 headers and markers included, never exceeds the limit. Should the overhead
 and the markers alone not fit, parts are dropped whole, farthest from cwd
 first, and reported. ``NestedInstructions`` finds the instruction files of

@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from ruleweave._files.paths import normalise
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.agent_settings import read_agent_names
@@ -20,7 +21,6 @@ from ruleweave.instructions.model import (
     InstructionFile,
     InstructionLevel,
 )
-from ruleweave.paths import normalise
 from ruleweave.rules import DiscoveryWarning, Level, Rule
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ruleweave.cuts import cut_to_share, marker
 from ruleweave.instructions.model import Part
+from ruleweave.prompt._cuts import cut_to_share, marker
 
 __all__ = ["SEPARATOR", "Part", "cut_to_share", "fair_shares", "fit", "marker"]
 

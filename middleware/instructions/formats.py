@@ -32,9 +32,9 @@ from collections.abc import Sequence, Set
 from pathlib import Path
 from typing import NamedTuple
 
+from ruleweave._files.paths import is_within, normalise
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
-from ruleweave.paths import is_within, normalise
 
 
 class FileFormat(NamedTuple):

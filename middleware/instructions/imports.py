@@ -39,6 +39,8 @@ import posixpath
 from pathlib import Path
 from typing import Literal
 
+from ruleweave._files.paths import display, is_within, normalise
+from ruleweave._files.reading import read_text
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.frontmatter import as_globs
@@ -53,9 +55,7 @@ from ruleweave.instructions.markdown import (
     strip_comments,
 )
 from ruleweave.instructions.model import NestedFile, ScopedFile
-from ruleweave.paths import display, is_within, normalise
 from ruleweave.prompt import escape_headers, neutralise_tags
-from ruleweave.reading import read_text
 from ruleweave.rules import Level
 
 Outcome = Literal["expanded", "text", "included", "skipped"]

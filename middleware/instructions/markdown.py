@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ruleweave.controls import strip_controls
+from ruleweave._text.controls import strip_controls
 
 _FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
 _FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$")

@@ -6,16 +6,16 @@ import os
 import threading
 from pathlib import Path
 
+from ruleweave._files.paths import normalise
+from ruleweave._files.tree import ProjectTree
+from ruleweave._lru import LruCache
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.budget import cut_to_share
 from ruleweave.instructions.formats import plan, present
 from ruleweave.instructions.imports import Expander
 from ruleweave.instructions.model import InstructionBlob, NestedFile, ScopedFile
-from ruleweave.lru import LruCache
-from ruleweave.paths import normalise
 from ruleweave.rules import DiscoveryWarning
-from ruleweave.tree import ProjectTree
 
 CACHED_PARENTS = 16_384
 """Touched files' directories whose answer is remembered (least recently used forgotten)."""

@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ruleweave._files.paths import display, walk_down
 from ruleweave.discovery.placement import relative_dir
 from ruleweave.lint.agents import Agent
 from ruleweave.lint.dead_globs import match_globs
 from ruleweave.lint.limits import session_files
 from ruleweave.lint.sources import LintSources
-from ruleweave.paths import display, walk_down
 from ruleweave.rules import Rule
 
 

@@ -12,13 +12,13 @@ import os
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ruleweave._files.paths import real_inside, real_path
+from ruleweave._files.reading import read_text
 from ruleweave.config import RuleweaveConfig
+from ruleweave.discovery.nested import FOLDER_MARKERS, NestedFolder
 from ruleweave.instructions.formats import FORMATS
 from ruleweave.lint.agents import INSTRUCTION_FILES
 from ruleweave.lint.tracked import Listing, list_files
-from ruleweave.nested_rules import FOLDER_MARKERS, NestedFolder
-from ruleweave.paths import real_inside, real_path
-from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning, Rule
 from ruleweave.ruleset import RuleSet
 

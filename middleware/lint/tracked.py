@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from ruleweave._files.tree import ProjectTree
 from ruleweave.rules import DiscoveryWarning
-from ruleweave.tree import ProjectTree
 
 GIT_TIMEOUT = 20.0
 """Seconds ``git ls-files`` may take before lint falls back to walking the tree."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ruleweave.lazy import lazy_exports
+from ruleweave._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ruleweave.errors import SpecIssue, SpecReadError, SpecValidationError

@@ -198,7 +198,7 @@ def check_tool(
         tool_name: The tool the model called.
         args: The call's arguments.
         tool_map: Patterns per forbid id, replacing :data:`DEFAULT_TOOL_MAP` entries.
-        canonical: Tool name → its kind (``ruleweave.tool_names``): a pattern naming one
+        canonical: Tool name → its kind (``ruleweave.session.tool_names``): a pattern naming one
             alias of a kind (``delete_file``) matches every alias (``rm``, ``remove_file``),
             and every alias of ``bash`` is a shell.
 

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ruleweave._files.paths import is_within
+from ruleweave._files.reading import read_text
 from ruleweave.errors import SpecIssue
-from ruleweave.paths import is_within
-from ruleweave.reading import read_text
 from ruleweave.steering.model import SkillSpec
 from ruleweave.steering.source import SourceMap
 

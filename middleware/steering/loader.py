@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ruleweave._files.paths import real_inside, real_path
+from ruleweave._files.reading import read_text
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import SpecIssue, SpecReadError, SpecValidationError
-from ruleweave.paths import real_inside, real_path
-from ruleweave.reading import read_text
 from ruleweave.rules import DiscoveryWarning
 from ruleweave.steering.locate import find_spec
 

@@ -19,8 +19,8 @@ import os
 import stat
 from pathlib import Path, PurePath
 
+from ruleweave._files.paths import is_within
 from ruleweave.errors import SpecIssue
-from ruleweave.paths import is_within
 from ruleweave.steering.model import SkillSpec
 from ruleweave.steering.source import SourceMap, YamlPath
 

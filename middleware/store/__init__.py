@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ruleweave.lazy import lazy_exports
+from ruleweave._lazy import lazy_exports
 from ruleweave.store.base import LedgerEntries, SessionStore
 from ruleweave.store.memory import MemoryStore
 from ruleweave.store.url import open_store

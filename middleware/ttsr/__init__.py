@@ -18,9 +18,9 @@ injected (or appends a reminder to the tool result).
 
 from __future__ import annotations
 
-from ruleweave.lazy import lazy_exports
+from ruleweave._lazy import lazy_exports
 
-TYPE_CHECKING = False  # not typing's: see ``ruleweave.lazy``
+TYPE_CHECKING = False  # not typing's: see ``ruleweave._lazy``
 if TYPE_CHECKING:
     from ruleweave.ttsr.compile import CompiledRule, RepeatPolicy, compile_rule, describe
     from ruleweave.ttsr.index import TtsrIndex

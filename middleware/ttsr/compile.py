@@ -20,10 +20,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ruleweave.conditions import compile_condition
 from ruleweave.config import RuleweaveConfig
 from ruleweave.rules import InterruptMode, Rule
 from ruleweave.ttsr import ast_grep
+from ruleweave.ttsr.conditions import compile_condition
 from ruleweave.ttsr.scope import (
     DEFAULT_SCOPE,
     PathGate,

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ruleweave.rules import DiscoveryWarning, Rule
-from ruleweave.tool_names import ToolNames
-from ruleweave.touch import TouchExtractors
+from ruleweave.session.tool_names import ToolNames
+from ruleweave.session.touch import TouchExtractors
 from ruleweave.ttsr.render import check_templates
 
 if TYPE_CHECKING:
@@ -138,7 +138,7 @@ def _regex_set(regexes: tuple[Watched, ...]) -> Any:
         return None
     import re2
 
-    from ruleweave.conditions import options
+    from ruleweave.ttsr.conditions import options
 
     opts = options()
     opts.max_mem = _SET_MAX_MEM

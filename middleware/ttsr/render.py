@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
+from ruleweave._files.paths import display
 from ruleweave.config import RuleweaveConfig
-from ruleweave.paths import display
 from ruleweave.prompt import attribute, neutralise, one_line_escaped
 from ruleweave.rules import Rule
 

@@ -32,8 +32,8 @@ from typing import Any, Literal
 from ruleweave.errors import ConfigError
 from ruleweave.globs import PathSpellings
 from ruleweave.rules import InterruptMode, Rule
+from ruleweave.session.touch import parse_args
 from ruleweave.store import SessionStore
-from ruleweave.touch import parse_args
 from ruleweave.ttsr import ast_grep
 from ruleweave.ttsr.index import Channel, TtsrIndex
 from ruleweave.ttsr.keys import TURN_KEY

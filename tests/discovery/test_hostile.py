@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ruleweave import reading
+from ruleweave._files import reading
 from ruleweave.discovery import Discovery
 from tests.conftest import WriteTree
 from tests.discovery.helpers import messages, named, run

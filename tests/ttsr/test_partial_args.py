@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ruleweave.touch import parse_args
+from ruleweave.session.touch import parse_args
 from ruleweave.ttsr import TtsrHit
 from ruleweave.ttsr import watcher as watcher_module
 from tests.conftest import WriteTree

@@ -1,0 +1,1 @@
+"""Text nobody vetted, made safe to show: control characters, bounded echoes."""

@@ -1,0 +1,365 @@
+"""One glob dialect for the whole product, and an index that matches many globs fast.
+
+The dialect is wcmatch's ``glob`` with globstar (``a/**/b`` also matches
+``a/b``), braces (``*.{ts,tsx}``) and dotfiles matched by wildcards. A glob
+with an unclosed ``[`` is malformed and matches nothing, and so does one
+whose braces expand to more than wcmatch's limit of alternatives.
+
+A glob is tried against three spellings of a path: relative to the project
+root, absolute, and the bare file name (seed 001) — the last only while
+``bare_anywhere`` holds (the default). An index built with
+``bare_anywhere=False`` reads a glob without ``/`` (``*.md``) as wcmatch reads
+it against the relative path: files in the project root only. Discovery
+writes every rule glob in that form (``placement.dialect_glob`` turns an
+agent's "anywhere" ``*.tsx`` into ``**/*.tsx``), so each agent's glob dialect
+is kept without the matcher knowing about agents.
+
+``GlobIndex`` files each brace alternative by what its last segment demands
+(``glob_shapes``): a literal name, a literal suffix (an extension,
+``_test.go``, ``Controller.java``), a literal prefix (``test_``, ``Dockerfile``),
+or nothing; then by where its directory part lets a path be (anywhere, under
+or directly in a literal directory, below a directory of a given name). A
+lookup visits only the groups that the path's name, ancestors and directory
+names select; in a group, what the key leaves open is decided with string
+tests, one combined RE2 set over the basename regexes, and, for the few
+globs with wildcards in their directory part, wcmatch's regex (behind a
+combined RE2 prefilter once a group holds many). A group compiles on first
+use, so loading a usual rule set compiles nothing; only a group of dozens
+of such globs builds its combined set with the index, so that no tool call
+pays for thousands of translations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+
+from ruleweave.globs._match import Group, GroupEntry, Probe
+from ruleweave.globs._shapes import Shape, alternatives, is_malformed, shape_of, translate
+
+__all__ = ["FLAGS", "GlobIndex", "PathSpellings", "compile_glob", "is_malformed", "matches"]
+
+if TYPE_CHECKING:
+    from ruleweave.globs._shapes import FLAGS
+
+
+def __getattr__(name: str) -> Any:
+    # ``FLAGS`` is looked up in ``glob_shapes`` on first use (it imports wcmatch).
+    if name == "FLAGS":
+        from ruleweave.globs import _shapes as glob_shapes
+
+        return glob_shapes.FLAGS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+K = TypeVar("K")
+
+
+def _never(_: str) -> bool:
+    return False
+
+
+def compile_glob(pattern: str) -> Callable[[str], bool]:
+    """A predicate testing one path spelling against ``pattern`` (a whole-string match, like wcmatch).
+
+    Args:
+        pattern: One glob of the product's dialect.
+
+    Returns:
+        The predicate; a malformed glob's matches nothing.
+    """
+    if not pattern or is_malformed(pattern):
+        return _never
+    expanded = alternatives(pattern)
+    if expanded is None:
+        return _never
+    parts = [regex for regex in (translate(alt) for alt in expanded) if regex is not None]
+    if not parts:
+        return _never
+    regex = re.compile(parts[0] if len(parts) == 1 else "|".join(f"(?:{part})" for part in parts))
+    return lambda path: regex.fullmatch(path) is not None
+
+
+class PathSpellings(NamedTuple):
+    """The three spellings a glob is tried against.
+
+    NamedTuple, not dataclass: the class is ~5× cheaper to create in a hook process (one per tool call).
+
+    Attributes:
+        relative: Posix path relative to the project root, or ``None`` outside it.
+        absolute: Posix absolute path.
+        name: The bare file name.
+    """
+
+    relative: str | None
+    absolute: str
+    name: str
+
+    @classmethod
+    def of(cls, path: str, root_prefix: str) -> PathSpellings:
+        """The spellings of an absolute path (string work only: a hot path).
+
+        A path that is not normalised (``//``, ``.`` or ``..`` segments, a
+        trailing ``/``) is normalised first, as the index expects.
+
+        Args:
+            path: The path.
+            root_prefix: The project root followed by one ``/``.
+
+        Returns:
+            The spellings; ``relative`` is ``None`` outside the project.
+        """
+        if "//" in path or "/./" in path or "/../" in path or path.endswith(("/", "/.", "/..")):
+            path = _normalised(path)
+        inside = path.startswith(root_prefix) and len(path) > len(root_prefix)
+        return cls(path[len(root_prefix) :] if inside else None, path, path.rsplit("/", 1)[-1])
+
+
+def _normalised(path: str) -> str:
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(part)
+    return ("/" if path.startswith("/") else "") + "/".join(parts)
+
+
+def matches(pattern: str, path: PathSpellings, *, bare_anywhere: bool = True) -> bool:
+    """Whether ``pattern`` matches any spelling of ``path`` (uncached; for one-offs).
+
+    With ``bare_anywhere=False`` the bare file name is not a spelling (see ``GlobIndex``).
+    """
+    test = compile_glob(pattern)
+    name = path.name if bare_anywhere else None
+    return any(test(s) for s in (path.relative, path.absolute, name) if s is not None)
+
+
+class _Entry(GroupEntry, Generic[K]):
+    """One brace alternative of one glob, with every key that carries the glob."""
+
+    __slots__ = ("keys", "pattern")
+
+    def __init__(self, order: int, pattern: str, shape: Shape) -> None:
+        super().__init__(order, shape)
+        self.pattern = pattern
+        self.keys: list[K] = []
+
+
+class _Bucket(Generic[K]):
+    """The groups of one key: by directory mode, and by the directory they name."""
+
+    __slots__ = ("child", "floating", "root", "seg_child", "seg_under", "under")
+
+    def __init__(self) -> None:
+        self.floating: Group[_Entry[K]] | None = None
+        self.root: Group[_Entry[K]] | None = None
+        self.under: dict[str, Group[_Entry[K]]] = {}
+        self.child: dict[str, Group[_Entry[K]]] = {}
+        self.seg_child: dict[str, Group[_Entry[K]]] = {}
+        self.seg_under: dict[str, Group[_Entry[K]]] = {}
+
+    def add(self, entry: _Entry[K], bare_anywhere: bool = True) -> None:
+        shape = entry.shape
+        mode = shape.dir_mode
+        if not bare_anywhere and mode != "everything" and "/" not in shape.alternative:
+            # A glob without '/' read against the relative path: project-root files only.
+            if self.root is None:
+                self.root = Group()
+            self.root.add(entry)
+            return
+        if mode in ("float", "everything") or (mode == "generic" and not _relative(shape.directory)):
+            if self.floating is None:
+                self.floating = Group()
+            self.floating.add(entry)
+            return
+        if mode in ("under", "all_under", "generic"):
+            # A generic alternative with a literal relative prefix can only match paths under it.
+            table, slot = self.under, shape.directory
+        elif mode == "child":
+            table, slot = self.child, shape.directory
+        elif mode == "seg_child":
+            table, slot = self.seg_child, shape.directory[:-1].rsplit("/", 1)[-1]
+        else:
+            # seg_under / seg_all_under: filed under the longest directory name (the likeliest rare).
+            table, slot = self.seg_under, max(reversed(shape.directory[:-1].split("/")), key=len)
+        group = table.get(slot)
+        if group is None:
+            group = table[slot] = Group()
+        group.add(entry)
+
+    def seal(self) -> None:
+        for group in (self.floating, self.root):
+            if group is not None:
+                group.seal()
+        for table in (self.under, self.child, self.seg_child, self.seg_under):
+            for group in table.values():
+                group.seal()
+
+    def collect(self, probe: Probe, out: list[_Entry[K]]) -> None:
+        if self.floating is not None:
+            self.floating.collect(probe, out)
+        if self.root is not None:
+            rel = probe.path.relative
+            if rel is not None and "/" not in rel:
+                self.root.collect(probe, out)
+        ancestors = probe.ancestors
+        if self.under and ancestors:
+            for prefix in ancestors:
+                group = self.under.get(prefix)
+                if group is not None:
+                    group.collect(probe, out)
+        if self.child and ancestors:
+            group = self.child.get(ancestors[-1])
+            if group is not None:
+                group.collect(probe, out)
+        if self.seg_child:
+            group = self.seg_child.get(probe.parent_name)
+            if group is not None:
+                group.collect(probe, out)
+        if self.seg_under:
+            for dir_name in probe.directory_names():
+                group = self.seg_under.get(dir_name)
+                if group is not None:
+                    group.collect(probe, out)
+
+
+def _relative(directory: str) -> bool:
+    return bool(directory) and not directory.startswith("/")
+
+
+class GlobIndex(Generic[K]):
+    """Many globs, each carrying keys (e.g. rule names), matched against a path.
+
+    Each brace alternative is filed by the literal its last segment demands —
+    a file name, a suffix or a prefix, looked up by hash from the path's name
+    — and then by where its directory part lets a path be, so a lookup's cost
+    follows the globs that could match, not the number of globs; what a key
+    leaves open is settled in one combined matcher per group.
+
+    Args:
+        items: ``(key, glob)`` pairs; a glob may carry several keys.
+        bare_anywhere: Also try the bare file name, so ``*.md`` matches at any depth (the
+            default, and the dialect of TTSR scopes); ``False``: a glob without ``/``
+            matches files in the project root only, as the relative path reads it.
+    """
+
+    def __init__(self, items: Iterable[tuple[K, str]], *, bare_anywhere: bool = True) -> None:
+        self._bare_anywhere = bare_anywhere
+        self._names: dict[str, _Bucket[K]] = {}
+        self._suffixes: dict[str, _Bucket[K]] = {}
+        self._prefixes: dict[str, _Bucket[K]] = {}
+        self._rest: _Bucket[K] = _Bucket()
+        entries: dict[tuple[str, str], _Entry[K]] = {}
+        expansions: dict[str, list[str] | None] = {}
+        for key, pattern in items:
+            if not pattern or is_malformed(pattern):
+                continue
+            if pattern in expansions:
+                expanded = expansions[pattern]
+            else:
+                expanded = expansions[pattern] = alternatives(pattern)
+            if expanded is None:
+                continue
+            for alternative in expanded:
+                entry = entries.get((pattern, alternative))
+                if entry is None:
+                    entry = _Entry(len(entries), pattern, shape_of(alternative))
+                    entries[(pattern, alternative)] = entry
+                    self._place(entry)
+                if key not in entry.keys:
+                    entry.keys.append(key)
+        self.size = len(entries)
+        for bucket in (self._rest, *self._names.values(), *self._suffixes.values(), *self._prefixes.values()):
+            bucket.seal()
+        self._suffix_lengths = sorted({len(key) for key in self._suffixes}, reverse=True)
+        self._prefix_lengths = sorted({len(key) for key in self._prefixes}, reverse=True)
+
+    def _place(self, entry: _Entry[K]) -> None:
+        shape = entry.shape
+        kind = shape.key_kind
+        if kind == "name":
+            table = self._names
+        elif kind == "suffix":
+            table = self._suffixes
+        elif kind == "prefix":
+            table = self._prefixes
+        else:
+            self._rest.add(entry, self._bare_anywhere)
+            return
+        bucket = table.get(shape.key)
+        if bucket is None:
+            bucket = table[shape.key] = _Bucket()
+        bucket.add(entry, self._bare_anywhere)
+
+    def lookup(self, path: PathSpellings) -> list[tuple[K, str]]:
+        """Every ``(key, glob)`` whose glob matches a spelling of ``path``, in index order.
+
+        Args:
+            path: The path's three spellings (normalised, as ``PathSpellings.of`` makes them).
+
+        Returns:
+            Matching pairs, each key at most once (with the first glob that matched).
+        """
+        probe = Probe(path)
+        found: list[_Entry[K]] = []
+        name = path.name
+        self._rest.collect(probe, found)
+        bucket = self._names.get(name)
+        if bucket is not None:
+            bucket.collect(probe, found)
+        size = len(name)
+        suffixes = self._suffixes
+        for length in self._suffix_lengths:
+            if length <= size:
+                bucket = suffixes.get(name[-length:])
+                if bucket is not None:
+                    bucket.collect(probe, found)
+        prefixes = self._prefixes
+        for length in self._prefix_lengths:
+            if length <= size:
+                bucket = prefixes.get(name[:length])
+                if bucket is not None:
+                    bucket.collect(probe, found)
+        if not found:
+            return []
+        if len(found) > 1:
+            found.sort(key=_order)
+        out: list[tuple[K, str]] = []
+        seen: set[K] = set()
+        for entry in found:
+            for key in entry.keys:
+                if key not in seen:
+                    seen.add(key)
+                    out.append((key, entry.pattern))
+        return out
+
+
+def _order(entry: GroupEntry) -> int:
+    """The sort key that puts matches in index order."""
+    return entry.order
+
+
+def glob_problem(pattern: str) -> str | None:
+    """Why ``pattern`` can never match a path (one phrase), or ``None`` when it can.
+
+    Args:
+        pattern: One glob of the product's dialect.
+
+    Returns:
+        ``is empty``, ``has a '[' that is never closed``, or ``expands to more than
+        N alternatives``; such a glob matches nothing, so a rule scoped by it never fires.
+    """
+    if not pattern:
+        return "is empty"
+    if is_malformed(pattern):
+        return "has a '[' that is never closed"
+    if "{" in pattern and alternatives(pattern) is None:
+        from ruleweave.globs._shapes import EXPANSION_LIMIT
+
+        return f"expands to more than {EXPANSION_LIMIT} alternatives"
+    return None
+

@@ -1,0 +1,1 @@
+"""Hosts: the CLI agents ruleweave serves through their hooks, one package per agent."""

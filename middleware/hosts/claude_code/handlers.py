@@ -1,0 +1,303 @@
+"""``ClaudeCodeHooks``: one Claude Code hook event in, the hook's JSON answer out.
+
+Shared by the ``ruleweave hook claude-code`` command (one process per event,
+state in SQLite) and the Claude Agent SDK adapter (callbacks in process).
+``payload`` is the hook input exactly as Claude Code sends it; the answer is
+exactly what the command hook prints (``None``: print nothing).
+
+==================  =============================================================
+event               answer
+==================  =============================================================
+SessionStart        the prompt contribution as ``additionalContext``; ``compact``
+                    and ``clear`` re-arm the notices first (``compacted()``); a
+                    ``resume`` answers only if the contribution changed since
+UserPromptSubmit    steering for the turn: its ``<steering>`` block
+PreToolUse          a steering refusal or an interrupting streamed rule matching
+                    the complete input: ``permissionDecision: deny`` with the text
+PostToolUse         the notice for the paths the call touched, and any streamed-rule
+                    reminder PreToolUse kept for this call
+Stop                an interrupting streamed rule in ``last_assistant_message``:
+                    ``decision: block`` with the rule, once per turn
+==================  =============================================================
+
+Nothing here raises into the agent: an internal error is a ``hook_error``
+line in the hook log and no answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ruleweave.hosts.claude_code.hook_log import HookLog
+from ruleweave.hosts.claude_code.native import fit_context, hook_config
+from ruleweave.hosts.claude_code.paths import CLAUDE_CODE_EXTRACTORS
+
+if TYPE_CHECKING:
+    from ruleweave.config import RuleweaveConfig
+    from ruleweave.ruleset import RuleSet
+    from ruleweave.session._session import RuleSession
+    from ruleweave.session.notices import Injection
+    from ruleweave.store import SessionStore
+
+REMINDER_KEY = "claude-code:reminder:"
+"""Store key prefix of a streamed-rule reminder PreToolUse keeps for the call's PostToolUse."""
+
+Answer = dict[str, Any] | None
+"""What a hook prints: a JSON object, or nothing."""
+
+
+def context(event: str, text: str) -> dict[str, Any]:
+    """The ``hookSpecificOutput`` that adds ``text`` to the conversation."""
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+class ClaudeCodeHooks:
+    """One object answering Claude Code hook events (stdin JSON dict → stdout JSON dict or None).
+
+    Args:
+        ruleset: The loaded rules, or the configuration to load them from (which loads
+            them once). A rule set is loaded again without what Claude Code reads itself
+            unless ``leave_out_native`` is false (see ``native.hook_config``); the hook
+            budgets apply either way. Claude Code's ``Glob``, ``Grep`` and
+            ``Bash`` path extractors are registered on it.
+        store: Where sessions keep their state (default: the rule set's store). Give
+            every process the same persistent store (``SQLiteStore``) so claims hold
+            across hook processes.
+        leave_out_native: Leave out the ``claude`` provider and the instruction files
+            Claude Code loads itself.
+        log: Where internal errors and cut context are written (default: the
+            configured ``event_log``, else nowhere).
+    """
+
+    def __init__(
+        self,
+        ruleset: RuleSet | RuleweaveConfig,
+        *,
+        store: SessionStore | None = None,
+        leave_out_native: bool = True,
+        log: HookLog | None = None,
+    ) -> None:
+        from ruleweave.ruleset import RuleSet
+
+        given = ruleset.config if isinstance(ruleset, RuleSet) else ruleset
+        config = hook_config(given, leave_out_native=leave_out_native)
+        if not isinstance(ruleset, RuleSet) or config is not ruleset.config:
+            ruleset = RuleSet.load(config)
+        for tool, extractor in CLAUDE_CODE_EXTRACTORS.items():
+            ruleset.extractors.register(tool, extractor)
+        from ruleweave.session.pool import SessionPool
+
+        self.ruleset = ruleset
+        self.pool = SessionPool(ruleset, store=store, adapter="claude-code")
+        self.log = log if log is not None else HookLog(ruleset.config.event_log)
+
+    def session(self, session_id: str) -> RuleSession:
+        """The session for Claude's ``session_id`` (state continues from the store)."""
+        return self.pool.get(session_id)
+
+    def system_prompt_append(self, session_id: str) -> str:
+        """The prompt contribution SessionStart injects (for ``system_prompt`` ``append``)."""
+        return self._fit("SessionStart", self.session(session_id).system_prompt())
+
+    # -- dispatch ---------------------------------------------------------------
+
+    def handle(self, payload: Mapping[str, Any]) -> Answer:
+        """Answer one hook event; ``None`` when there is nothing to say (never raises).
+
+        Args:
+            payload: The hook input (``session_id``, ``hook_event_name`` and the event's keys).
+
+        Returns:
+            The JSON object to print, or ``None``.
+        """
+        try:
+            event, session = self._open(payload)
+            if session is None:
+                return None
+            if event == "SessionStart":
+                source = payload.get("source")
+                if source in ("compact", "clear"):
+                    session.compacted()
+                text = self._fit(event, session.system_prompt())
+                try:
+                    first = session.store.claim(session.session_id, _start_key(text))
+                except Exception as exc:  # fail open: resending beats losing the rules
+                    self._error(payload, exc)
+                    first = True
+                return None if source == "resume" and not first else context(event, text) if text else None
+            if event == "UserPromptSubmit":
+                prompt, turn_id = _text(payload, "prompt"), payload.get("prompt_id")
+                if isinstance(turn_id, str) and turn_id:
+                    session.new_user_turn(prompt, turn_id)
+                else:
+                    session.steer(prompt)
+                    session.turn_start()
+                return self._context(event, session.prompt_parts().steering)
+            if event == "PreToolUse":
+                tool, args, call_id = _call(payload)
+                refusal = session.check_tool(tool, args)
+                if refusal is not None:
+                    return _deny(refusal.message)
+                hit = session.watch("tool", "", tool=tool, call_id=call_id, args=args)
+                routed = session.route(hit, complete_call=True) if hit is not None else None
+                return self._routed_call(session, routed, call_id)
+            if event == "PostToolUse":
+                tool, args, call_id = _call(payload)
+                injection = session.after_tool_call(
+                    tool, args, payload.get("tool_response"), call_id=call_id
+                )
+                return self._context(event, self._with_reminder(session, injection, call_id))
+            if event == "Stop":
+                if payload.get("stop_hook_active") is True:
+                    return None  # Claude is already continuing because of a Stop hook: never loop
+                route = session.check_reply(_text(payload, "last_assistant_message"))
+                if route is not None and route.hit.interrupt and str(route.action) == "retry":
+                    return {"decision": "block", "reason": route.text}
+            return None
+        except Exception as exc:  # the agent must never fail because of its rules
+            self._error(payload, exc)
+            return None
+
+    async def ahandle(self, payload: Mapping[str, Any]) -> Answer:
+        """Async twin of ``handle`` (awaits the store for claims, turns and routes)."""
+        try:
+            event, session = self._open(payload)
+            if session is None:
+                return None
+            if event == "SessionStart":
+                source = payload.get("source")
+                if source in ("compact", "clear"):
+                    await session.acompacted()
+                text = self._fit(event, session.system_prompt())
+                try:
+                    first = await session.store.aclaim(session.session_id, _start_key(text))
+                except Exception as exc:
+                    self._error(payload, exc)
+                    first = True
+                return None if source == "resume" and not first else context(event, text) if text else None
+            if event == "UserPromptSubmit":
+                prompt, turn_id = _text(payload, "prompt"), payload.get("prompt_id")
+                if isinstance(turn_id, str) and turn_id:
+                    await session.anew_user_turn(prompt, turn_id)
+                else:
+                    await session.asteer(prompt)
+                    await session.aturn_start()
+                return self._context(event, session.prompt_parts().steering)
+            if event == "PreToolUse":
+                tool, args, call_id = _call(payload)
+                refusal = session.check_tool(tool, args)
+                if refusal is not None:
+                    return _deny(refusal.message)
+                hit = await session.awatch("tool", "", tool=tool, call_id=call_id, args=args)
+                routed = await session.aroute(hit, complete_call=True) if hit is not None else None
+                return self._routed_call(session, routed, call_id)
+            if event == "PostToolUse":
+                tool, args, call_id = _call(payload)
+                injection = await session.aafter_tool_call(
+                    tool, args, payload.get("tool_response"), call_id=call_id
+                )
+                return self._context(event, self._with_reminder(session, injection, call_id))
+            if event == "Stop":
+                if payload.get("stop_hook_active") is True:
+                    return None
+                route = await session.acheck_reply(_text(payload, "last_assistant_message"))
+                if route is not None and route.hit.interrupt and str(route.action) == "retry":
+                    return {"decision": "block", "reason": route.text}
+            return None
+        except Exception as exc:
+            self._error(payload, exc)
+            return None
+
+    # -- pieces -----------------------------------------------------------------
+
+    def _open(self, payload: Mapping[str, Any]) -> tuple[str, RuleSession | None]:
+        """The event name and its session; no session for input that is not a hook event."""
+        if not isinstance(payload, Mapping):
+            return "", None
+        event, session_id = payload.get("hook_event_name"), payload.get("session_id")
+        if not isinstance(event, str) or not isinstance(session_id, str) or not session_id:
+            return "", None
+        return event, self.session(session_id)
+
+    def _routed_call(self, session: RuleSession, routed: Any, call_id: str | None) -> Answer:
+        """Deny a call an interrupting streamed rule refuses; keep a reminder for its result."""
+        if routed is None:
+            return None
+        action = str(routed.action)
+        if action == "refuse":
+            return _deny(routed.text)
+        if action == "append" and call_id is not None:
+            # PostToolUse may run in another process: the reminder waits in the store.
+            session.store.put(session.session_id, REMINDER_KEY + call_id, routed.text)
+        return None
+
+    def _with_reminder(self, session: RuleSession, injection: Injection | None, call_id: str | None) -> str:
+        """The notice, then the reminder PreToolUse kept for this call (taken once) unless already there.
+
+        In process (the SDK adapter) the session itself adds the reminder to the
+        notice; across processes (command hooks) only the store has it.
+        """
+        text = injection.text if injection is not None else ""
+        if call_id is None or not self.ruleset.buckets.ttsr_compiled:  # the index is built on first use
+            return text
+        key = REMINDER_KEY + call_id
+        try:
+            kept = session.store.get(session.session_id, key)
+            if kept:
+                session.store.put(session.session_id, key, "")
+        except Exception as exc:  # fail open, like every store call of a session
+            self._error({"hook_event_name": "PostToolUse"}, exc)
+            return text
+        if not kept or kept in text:
+            return text
+        return f"{text}\n\n{kept}" if text else kept
+
+    def _context(self, event: str, text: str) -> Answer:
+        return context(event, self._fit(event, text)) if text else None
+
+    def _fit(self, event: str, text: str) -> str:
+        fitted, cut = fit_context(text)
+        if cut:
+            self.log.write("context_cut", hook_event=event, chars=len(text))
+        return fitted
+
+    def _error(self, payload: Any, exc: Exception) -> None:
+        event = payload.get("hook_event_name") if isinstance(payload, Mapping) else None
+        self.log.write("hook_error", hook_event=str(event), error=f"{type(exc).__name__}: {exc}")
+
+
+def _start_key(text: str) -> str:
+    """The store key saying this session was given this start context (a resumed one is not again).
+
+    It lives under ``inject:`` so that ``compacted()`` releases it with the notices.
+    """
+    import hashlib  # once per session: not on every tool call's import path
+
+    return "inject:session-start:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _text(payload: Mapping[str, Any], key: str) -> str:
+    value = payload.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _call(payload: Mapping[str, Any]) -> tuple[str, Any, str | None]:
+    """A tool event's name, input and call id."""
+    tool, call_id = payload.get("tool_name"), payload.get("tool_use_id")
+    args = payload.get("tool_input")
+    return (
+        tool if isinstance(tool, str) else "",
+        args if isinstance(args, Mapping) else {},
+        call_id if isinstance(call_id, str) and call_id else None,
+    )
+
+
+def _deny(reason: str) -> dict[str, Any]:
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }

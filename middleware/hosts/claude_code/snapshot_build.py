@@ -1,0 +1,430 @@
+"""Writing the hook's snapshot: what the full path read, recorded while it answered.
+
+``answer_and_snapshot`` loads the rule set and answers the event as
+``ClaudeCodeHooks`` does, recording every file opened, directory listed and
+path looked at (an audit hook for ``open``/``os.listdir``/``os.scandir``,
+and ``os.stat``/``os.lstat`` wrapped while it runs), then writes what
+``snapshot`` needs next time. Files that Python's own imports read, the
+state directory and ruleweave's installation are not dependencies; ruleweave's
+package directories are (an upgrade or reinstall rewrites their entries, and
+so rebuilds the snapshot; an in-place edit of one of its files does not).
+
+A snapshot whose dependencies changed in the last ``RACY_SECONDS`` is not
+written: a file rewritten twice within one timestamp tick, at the same size,
+would look unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import sys
+import time
+import zlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from typing import TYPE_CHECKING, Any
+
+from ruleweave.hosts.claude_code.snapshot import (
+    FORMAT,
+    dep_state,
+    dir_path,
+    read_json,
+    snapshot_key,
+    snapshot_path,
+)
+
+if TYPE_CHECKING:
+    from ruleweave.hosts.claude_code.handlers import ClaudeCodeHooks
+    from ruleweave.hosts.claude_code.hook_log import HookLog
+    from ruleweave.hosts.claude_code.options import HookOptions
+    from ruleweave.ruleset import RuleSet
+
+RACY_SECONDS = 2.0
+"""A dependency changed this recently makes the snapshot untrustworthy (not written)."""
+
+PREFILL_DIRS = 256
+"""Directories a new snapshot gets entries for up front (the rest on their first touch)."""
+
+MAX_TOUCHED_ENTRIES = 16
+"""Directories one event adds entries for: each entry holds the whole call's lookups, so a command
+line naming hundreds of directories would write hundreds of times hundreds (those stay cold)."""
+
+MAX_ENTRIES = 4096
+"""Entries one snapshot keeps: a model naming ever new directories must not fill the disk."""
+
+_STRENGTH = {"s": 0, "l": 1, "r": 1}
+
+_KEYED_BASES = frozenset({"name", "suffix", "prefix", "any", "none"})
+_KEYED_PLACES = frozenset({"float", "everything", "child", "under", "all_under"})
+"""Shapes ``GlobIndex`` decides by its key and a literal directory alone (no regex)."""
+
+_TMP_NAMES = itertools.count()  # with the pid, a temporary name no other writer uses
+
+# The process's one audit hook (audit hooks cannot be removed) reports to the recorders
+# active now; a hook process records while it loads its rules, nothing else does.
+_ACTIVE: list[Recorder] = []
+_AUDIT_INSTALLED: list[bool] = []
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if not _ACTIVE or event not in ("open", "os.listdir", "os.scandir"):
+        return
+    for recorder in _ACTIVE:
+        recorder.note(args[0] if args else None, "r" if event == "open" else "l")
+
+
+class Recorder:
+    """The paths one phase of the full path depended on.
+
+    Args:
+        excluded: Path prefixes that are never dependencies (the interpreter, the state directory).
+    """
+
+    def __init__(self, excluded: tuple[str, ...]) -> None:
+        self.excluded = tuple(p.rstrip("/") + "/" for p in excluded if p)
+        self.paths: dict[str, str] = {}
+
+    def note(self, raw: Any, how: str) -> None:
+        """Record ``raw`` (a path-like) as read (``r``), listed (``l``) or looked at (``s``)."""
+        if raw is None or isinstance(raw, int):
+            return
+        try:
+            path = os.path.abspath(os.fsdecode(raw))
+        except (TypeError, ValueError):
+            return
+        if path.startswith(self.excluded) or path.endswith((".py", ".pyc", ".so")) or "__pycache__" in path:
+            return
+        if _STRENGTH[how] >= _STRENGTH[self.paths.get(path, "s")]:
+            self.paths[path] = how if path not in self.paths or how != "s" else self.paths[path]
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Within the block, record what is opened, listed and stat'ed."""
+        if not _AUDIT_INSTALLED:
+            sys.addaudithook(_audit)
+            _AUDIT_INSTALLED.append(True)
+        stat, lstat = os.stat, os.lstat
+
+        def wrap(original: Callable[..., os.stat_result]) -> Callable[..., os.stat_result]:
+            def recorded(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+                self.note(path, "s")
+                return original(path, *args, **kwargs)
+
+            return recorded
+
+        _ACTIVE.append(self)
+        os.stat, os.lstat = wrap(stat), wrap(lstat)
+        try:
+            yield
+        finally:
+            os.stat, os.lstat = stat, lstat
+            _ACTIVE.remove(self)
+
+    def deps(self, extra: Mapping[str, str] | None = None) -> list[list[Any]]:
+        """``[path, how, state]`` for every recorded path (and ``extra``), sorted."""
+        merged = dict(self.paths)
+        for path, how in (extra or {}).items():
+            if _STRENGTH[how] >= _STRENGTH[merged.get(path, "s")]:
+                merged[path] = how
+        return _deps(merged)
+
+
+def _deps(paths: Mapping[str, str]) -> list[list[Any]]:
+    """``[path, how, state now]`` for each path, sorted."""
+    return [[path, how, dep_state(path, how)] for path, how in sorted(paths.items())]
+
+
+def _prefill(
+    ruleset: RuleSet, excluded: tuple[str, ...], seen: Mapping[str, str]
+) -> dict[str, dict[str, str] | None]:
+    """Entries for the project's first ``PREFILL_DIRS`` directories (breadth first, ignored trees
+    skipped), so a first touch there is answered warm: for each, what its nested lookup read —
+    with what its ancestors' read (cached in this process by then) and ``seen`` (what this
+    process read before) — or ``None`` when nested rules or instructions speak there."""
+    tree = ruleset.nested.tree
+    root = str(ruleset.config.root)
+    out: dict[str, dict[str, str] | None] = {}
+    inherited: dict[str, dict[str, str]] = {}
+    queue = [root]
+    while queue and len(out) < PREFILL_DIRS:
+        directory = queue.pop(0)
+        recorder = Recorder(excluded)
+        with recorder.recording():
+            clean = _clean(ruleset, os.path.join(directory, "_"))
+            try:
+                with os.scandir(directory) as listing:
+                    children = sorted(e.name for e in listing if e.is_dir(follow_symlinks=False))
+            except OSError:
+                children = []
+        parent = inherited.get(os.path.dirname(directory), dict(seen))
+        inherited[directory] = {**parent, **recorder.paths}
+        out[directory] = inherited[directory] if clean else None
+        for name in children:
+            child = os.path.join(directory, name)
+            if name != ".git" and not tree.ignored(child):
+                queue.append(child)
+    return out
+
+
+def _excluded(state: str) -> tuple[str, ...]:
+    import ruleweave
+
+    package = os.path.dirname(os.path.abspath(ruleweave.__file__))
+    return (sys.prefix, sys.base_prefix, sys.exec_prefix, state, package, "/proc", "/dev", "/sys")
+
+
+def _own_sources() -> dict[str, str]:
+    """ruleweave's own package directories, as listed: installing another ruleweave (pip replaces
+    every file, so each directory's mtime moves) rebuilds the snapshot. Directories, not the ~160
+    files: statting each costs every cold start a millisecond or two."""
+    import ruleweave
+
+    out: dict[str, str] = {}
+    for directory, dirs, _files in os.walk(os.path.dirname(os.path.abspath(ruleweave.__file__))):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]  # bytecode: written by any import
+        out[directory] = "l"
+    return out
+
+
+def _entries(ruleset: RuleSet) -> tuple[list[list[Any]], list[list[Any]]]:
+    """The scoped rules and the glob index as ``snapshot`` matches it.
+
+    Rules: ``[name, path, gated, notice part]`` in precedence order. Entries: one per
+    brace alternative, in ``GlobIndex``'s order (first insertion), as ``[glob, regex,
+    spelling mode, literal directory, [rule indexes], key kind, key, child]`` (the key: the
+    file name, suffix or prefix ``GlobIndex`` files it under); the mode says which spellings
+    ``GlobIndex`` tries: ``root`` (the relative path of a project-root file), ``rel``
+    (the relative path under the literal directory), ``any`` (relative, absolute) or
+    ``name`` (those and the bare file name). The regex is '' when the key decides the name
+    (a literal name or ``*suffix``) and the literal directory the place: directly in it
+    when ``child``, else anywhere below it.
+    """
+    from ruleweave.globs._shapes import alternatives, is_malformed, shape_of, translate
+    from ruleweave.session.notices import Match
+
+    notices = ruleset.notices
+    bare_anywhere = getattr(getattr(notices, "_index", None), "_bare_anywhere", True)
+    rules: list[list[Any]] = []
+    entries: dict[tuple[str, str], list[Any]] = {}
+    for index, rule in enumerate(ruleset.buckets.scoped):
+        match = Match("rule", rule.name, rule.path, "", None, rule.content, rule.source.provider)
+        gated = bool(rule.content_regex) or bool(getattr(rule, "exclude_globs", ()))
+        rules.append([rule.name, rule.path, gated, notices.render([match])])
+        for glob in rule.globs:
+            expanded = None if not glob or is_malformed(glob) else alternatives(glob)
+            for alternative in expanded or ():
+                entry = entries.get((glob, alternative))
+                if entry is None:
+                    shape = shape_of(alternative)
+                    if not bare_anywhere and shape.dir_mode != "everything" and "/" not in alternative:
+                        mode, directory = "root", ""
+                    elif (
+                        shape.dir_mode in ("generic", "under", "all_under", "child")
+                        and shape.directory
+                        and not shape.directory.startswith("/")
+                    ):
+                        mode, directory = "rel", shape.directory
+                    else:
+                        loose = "\\" in alternative or "/" not in alternative.lstrip("*/")
+                        mode, directory = ("name" if loose else "any"), ""
+                    # A literal name, ``*suffix``, ``prefix*`` or any name, in a literal place, needs
+                    # no regex (nor wcmatch, whose import costs a cold start half of Python's own):
+                    # '' says the key decides the name.
+                    keyed = shape.base in _KEYED_BASES and shape.dir_mode in _KEYED_PLACES
+                    entry = entries[(glob, alternative)] = [
+                        glob, "" if keyed else translate(alternative), mode, directory, [],
+                        shape.key_kind, shape.key, shape.dir_mode == "child",
+                    ]
+                if index not in entry[4]:
+                    entry[4].append(index)
+    return rules, [e for e in entries.values() if e[1] is not None]
+
+
+def _clean(ruleset: RuleSet, path: str) -> bool:
+    """Whether no nested rule folder or instruction file speaks for files in ``path``'s directory."""
+    directory = os.path.dirname(path)
+    nested_rules = ruleset.notices.nested_rules
+    if nested_rules is not None and nested_rules.for_directory(directory):
+        return False
+    if ruleset.nested.for_path(path):
+        return False
+    names = ruleset.config.instruction_files
+    if names:
+        for parent in _chain(ruleset, directory):
+            if any(os.path.lexists(os.path.join(parent, name)) for name in names):
+                return False
+    return True
+
+
+def _chain(ruleset: RuleSet, directory: str) -> list[str]:
+    """The directories from the project root down to ``directory`` (none outside the project)."""
+    root = str(ruleset.config.root)
+    if directory != root and not directory.startswith(root.rstrip("/") + "/"):
+        return []
+    out = [root]
+    rest = directory[len(root):].strip("/")
+    for part in rest.split("/") if rest else []:
+        out.append(os.path.join(out[-1], part))
+    return out
+
+
+def answer_and_snapshot(
+    payload: Mapping[str, Any],
+    options: HookOptions,
+    log: HookLog,
+    state: str,
+    load: Callable[[], ClaudeCodeHooks],
+) -> dict[str, Any] | None:
+    """Answer with a freshly loaded rule set, and write the snapshot for the next events.
+
+    Args:
+        payload: The hook input.
+        options: The hook's options.
+        log: The hook log (snapshot write failures go there).
+        state: The state directory.
+        load: Loads the rule set and makes the ``ClaudeCodeHooks``.
+
+    Returns:
+        The answer, exactly as ``ClaudeCodeHooks.handle`` gives it.
+    """
+    excluded = _excluded(state)
+    loading, calling = Recorder(excluded), Recorder(excluded)
+    with loading.recording():
+        hooks = load()
+        ruleset = hooks.ruleset
+        steering = _steers(ruleset)
+        rules, entries = _entries(ruleset)
+    with calling.recording():
+        result = hooks.handle(payload)
+        touched = _touched_dirs(hooks, payload)
+    try:
+        _write(hooks, payload, options, state, loading, calling, touched, steering, rules, entries)
+    except Exception as exc:  # a snapshot is an optimisation: never fail the answer for it
+        log.write("hook_error", hook_event="snapshot", error=f"{type(exc).__name__}: {exc}")
+    return result
+
+
+def _steers(ruleset: RuleSet) -> bool:
+    """Whether the rule set steers: looked up first, so that without a SkillSpec file the
+    steering machinery is never imported."""
+    from ruleweave._files.paths import walk_down
+    from ruleweave.steering.locate import find_spec
+
+    config = ruleset.config
+    if find_spec(config, walk_down(config.root, config.cwd)) is None:
+        return False
+    return ruleset.steering.spec is not None
+
+
+def _touched_dirs(hooks: ClaudeCodeHooks, payload: Mapping[str, Any]) -> dict[str, bool]:
+    """For a PostToolUse: each touched path's directory and whether it is clean (recorded as deps)."""
+    if payload.get("hook_event_name") != "PostToolUse":
+        return {}
+    ruleset = hooks.ruleset
+    tool, args = payload.get("tool_name"), payload.get("tool_input")
+    if not isinstance(tool, str) or not isinstance(args, dict):
+        return {}
+    out: dict[str, bool] = {}
+    for raw in ruleset.extractors.path_strings(tool, args, str(ruleset.config.cwd)):
+        path = ruleset.notices.in_project(raw)
+        out[os.path.dirname(path)] = _clean(ruleset, path)
+    return out
+
+
+def _write(
+    hooks: ClaudeCodeHooks,
+    payload: Mapping[str, Any],
+    options: HookOptions,
+    state: str,
+    loading: Recorder,
+    calling: Recorder,
+    touched: Mapping[str, bool],
+    steering: bool,
+    rules: list[list[Any]],
+    entries: list[list[Any]],
+) -> None:
+    ruleset = hooks.ruleset
+    config = ruleset.config
+    cwd = str(config.cwd)
+    key = snapshot_key(options, cwd)
+    path = snapshot_path(state, key)
+    racy = time.time_ns() - int(RACY_SECONDS * 1e9)
+    if any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in loading.deps()):
+        return  # ruleweave's own sources are exempt: they are code, not rules
+    deps = loading.deps(_own_sources())
+    fingerprint = f"{zlib.crc32(json.dumps(deps).encode('utf-8', 'surrogatepass')):08x}"
+    entries_dir = path[: -len(".json")]
+    found: dict[str, dict[str, str] | None] = {}
+    previous = read_json(path)
+    if not isinstance(previous, dict) or fingerprint != previous.get("fingerprint"):
+        if os.path.lexists(entries_dir):  # entries of another rule set
+            import shutil  # here: its import (with bz2 and lzma) costs a cold start more than this call
+
+            shutil.rmtree(entries_dir, ignore_errors=True)
+        found = _prefill(ruleset, loading.excluded, calling.paths)
+    room = len(touched) <= MAX_TOUCHED_ENTRIES and _entry_count(entries_dir) < MAX_ENTRIES
+    for directory, clean in touched.items():
+        if not clean:
+            found[directory] = None  # always: a stale entry must go
+        elif room:
+            found[directory] = dict(calling.paths)
+    for directory, recorded in found.items():
+        target = dir_path(path, directory)
+        if recorded is None:
+            with suppress(OSError):
+                os.unlink(target)
+            continue
+        entry = _deps({**recorded, **{d: "l" for d in _chain(ruleset, directory)}})
+        if not any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in entry):
+            _atomic_json(target, {"dir": directory, "base": fingerprint, "deps": entry})
+    root = str(config.root)
+    data = {
+        "key": key,
+        "format": FORMAT,
+        "deps": deps,
+        "cwd": cwd,
+        "root_prefix": root.rstrip("/") + "/",
+        "real_root_prefix": os.path.realpath(root).rstrip("/") + "/",
+        "flags": {
+            "steering": steering,
+            "ttsr": bool(ruleset.buckets.ttsr_compiled),
+            "templates": bool(config.templates),
+        },
+        "notice_max_bytes": config.notice_max_bytes,
+        "rules": rules,
+        "entries": entries,
+        "fingerprint": fingerprint,
+    }
+    _atomic_json(path, data)
+
+
+def _entry_count(directory: str) -> int:
+    try:
+        return len(os.listdir(directory))
+    except OSError:
+        return 0
+
+
+def _atomic_json(path: str, data: Any) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a reader never sees half a file)."""
+    directory = os.path.dirname(path)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    # Not ``tempfile.mkstemp``: importing it (random, hashlib) costs the cold hook more than this.
+    tmp = os.path.join(directory, f".snapshot-{os.getpid()}-{next(_TMP_NAMES)}.json")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW
+    try:
+        fd = os.open(tmp, flags, 0o600)
+    except FileExistsError:  # left by a dead process that had this pid: no live writer owns it
+        os.unlink(tmp)
+        fd = os.open(tmp, flags, 0o600)
+    try:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # the C encoder; dump's is Python
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,402 @@
+"""After-tool notices: which scoped rules and nested instruction files a tool call calls for.
+
+``Injection`` is what a session returns for a tool result.
+
+``Notices.for_call(tool, args)`` is the one question a session asks after a
+tool call: it decodes the arguments once, reads the touched paths, matches
+them against the scoped-rule glob index and the nested instruction files,
+applies content gates (Continue's ``regex``), and returns every candidate
+notice. The session then claims them in its store (at most once per
+session), renders the winners with ``render`` and logs the call. Nothing
+here does store I/O, and matching works on ``str`` paths only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from ruleweave import prompt
+from ruleweave._files.paths import real_inside
+from ruleweave._files.reading import read_text
+from ruleweave.config import RuleweaveConfig
+from ruleweave.discovery.nested import NestedFolder, NestedRules
+from ruleweave.globs import GlobIndex, PathSpellings
+from ruleweave.instructions import NestedInstructions
+from ruleweave.instructions.budget import Part, fit
+from ruleweave.rules import Rule
+from ruleweave.session.touch import TouchExtractors, parse_args, written_text
+
+if TYPE_CHECKING:
+    from ruleweave.ttsr.conditions import Condition
+    from ruleweave.ttsr.watcher import TtsrHit
+
+NoticeKind = Literal["rule", "instructions", "listing"]
+"""A notice carries a ``rule``, a nested ``instructions`` file, or the ``listing`` of a nested
+rule folder's description-only rules (as ``rule://`` addresses)."""
+
+
+class Match(NamedTuple):
+    """One notice a touched path calls for.
+
+    NamedTuple, not dataclass (so are ``CallNotices``, ``InjectionItem`` and ``Injection``): ~5×
+    cheaper to create in a hook process, which must not import ``dataclasses`` at all.
+
+    Attributes:
+        kind: ``rule`` or ``instructions``.
+        name: The rule name, or the instruction file's display path.
+        path: The file the notice comes from (its identity for at-most-once).
+        trigger: The touched path that matched.
+        glob: The glob that matched (rules only).
+        body: The text to inject.
+        provider: The rule's provider ('' for instruction files).
+    """
+
+    kind: NoticeKind
+    name: str
+    path: str
+    trigger: str
+    glob: str | None
+    body: str
+    provider: str = ""
+
+    @property
+    def key(self) -> str:
+        """The store key that makes this notice at-most-once per session.
+
+        An instruction file is keyed by its path; a rule by its path and name, as
+        one source (a plugin's policy file) may hold several rules; a nested
+        folder's listing by its directory.
+        """
+        if self.kind == "instructions":
+            return f"inject:{self.path}"
+        if self.kind == "listing":
+            return f"inject:{self.path}#rules"
+        return f"inject:{rule_id(self.path, self.name)}"
+
+    @property
+    def record(self) -> str:
+        """What the notice ledger keeps for this notice (everything but the body)."""
+        return json.dumps([self.kind, self.name, self.path, self.trigger, self.glob], ensure_ascii=False)
+
+
+def rule_id(path: str, name: str) -> str:
+    """A rule notice's identity: its source path and its name (see ``Match.key``)."""
+    return f"{path}#{name}"
+
+
+class CallNotices(NamedTuple):
+    """What one tool call calls for, before any claim.
+
+    Attributes:
+        args: The call's arguments, decoded once.
+        paths: The absolute paths it touched.
+        matches: Every candidate notice, each source at most once, in path order.
+    """
+
+    args: Mapping[str, Any]
+    paths: tuple[str, ...]
+    matches: tuple[Match, ...]
+
+
+class InjectionItem(NamedTuple):
+    """One rule, instruction file or streamed-rule reminder in a notice.
+
+    Immutable, like ``Injection``: derive one with ``item._replace(...)``.
+
+    Attributes:
+        kind: ``rule``, ``instructions`` or ``ttsr`` (a streamed rule's reminder).
+        name: The rule's name, or the instruction file's path relative to the project.
+        path: The file the notice came from.
+        trigger: The touched path (relative to the project when inside it); for
+            ``ttsr``, the stream it matched in.
+        glob: The glob that matched (rules only).
+        key: The notice's at-most-once key ('' for a ``ttsr`` reminder).
+    """
+
+    kind: Literal["rule", "instructions", "listing", "ttsr"]
+    name: str
+    path: str
+    trigger: str
+    glob: str | None
+    key: str = ""
+
+
+class Injection(NamedTuple):
+    """What to append to a tool result.
+
+    Attributes:
+        text: The notice text.
+        items: Each rule or instruction file it carries, with what triggered it.
+    """
+
+    text: str
+    items: tuple[InjectionItem, ...]
+
+
+class Notices:
+    """The scoped rules and nested instruction files of a rule set, matched per tool call.
+
+    Immutable after construction and shared by every session of the rule set.
+
+    Args:
+        config: The configuration (root, cwd, templates, read limits).
+        scoped: The scoped rules, in precedence order.
+        nested: The nested instruction files lookup.
+        extractors: Reads the paths a tool call names.
+        nested_rules: The nested rule folders lookup (default: none).
+    """
+
+    def __init__(
+        self,
+        config: RuleweaveConfig,
+        scoped: Sequence[Rule],
+        nested: NestedInstructions,
+        extractors: TouchExtractors,
+        nested_rules: NestedRules | None = None,
+    ) -> None:
+        self.config = config
+        self.nested = nested
+        self.nested_rules = nested_rules
+        self.extractors = extractors
+        self._scoped = scoped
+        self._index: GlobIndex[str] = GlobIndex(
+            ((rule.name, glob) for rule in scoped for glob in rule.globs), bare_anywhere=False
+        )
+        self._by_name = {rule.name: rule for rule in scoped}
+        self._cwd = str(config.cwd)
+        self._root_prefix = str(config.root).rstrip("/") + "/"
+
+    @cached_property
+    def _gates(self) -> dict[str, tuple[Condition, ...]]:
+        gates: dict[str, tuple[Condition, ...]] = {}
+        for rule in self._scoped:
+            if rule.content_regex:
+                from ruleweave.ttsr.conditions import compile_condition  # re2: only for content-gated rules
+
+                compiled = [compile_condition(p)[0] for p in rule.content_regex]
+                gates[rule.name] = tuple(c for c in compiled if c is not None)
+        return gates
+
+    @cached_property
+    def _real_root_prefix(self) -> str:
+        return os.path.realpath(self.config.root).rstrip("/") + "/"
+
+    def in_project(self, path: str) -> str:
+        """``path``, re-spelled under the project root when only a symlink hides that it is there.
+
+        A tool may name a file through a link to the project (``/tmp`` vs
+        ``/private/tmp``, a linked checkout) or by its real path while the
+        session was started through the link; both reach the same file, so
+        both must be matched relative to the project root.
+        """
+        if path.startswith(self._root_prefix):
+            return path
+        try:
+            real = os.path.realpath(path)
+        except (OSError, ValueError):
+            return path
+        real_prefix = self._real_root_prefix
+        if real.startswith(real_prefix) and len(real) > len(real_prefix):
+            return self._root_prefix + real[len(real_prefix) :]
+        return path
+
+    def spellings(self, path: str | Path) -> PathSpellings:
+        """The three spellings of an absolute, normalised path that globs are tried against."""
+        return PathSpellings.of(str(path), self._root_prefix)
+
+    def for_call(self, tool: str, args: Any) -> CallNotices:
+        """Every notice a tool call calls for (decoding its arguments once).
+
+        Args:
+            tool: The tool's name.
+            args: Its arguments (a mapping, or a JSON object string).
+
+        Returns:
+            The decoded arguments, the touched paths and the candidate notices.
+        """
+        mapping = parse_args(args)
+        paths = tuple(self.extractors.path_strings(tool, mapping, self._cwd))
+        if not paths:
+            return CallNotices(mapping, paths, ())
+        return CallNotices(mapping, paths, tuple(self.for_paths(paths, written_text(mapping))))
+
+    def _passes_gate(self, rule: Rule, path: str, written: Sequence[str]) -> bool:
+        """Continue's ``!``-negated globs must not match; its ``regex``: the file on disk, or
+        the text the call wrote, must match."""
+        if rule.exclude_globs and _exclusions(rule.exclude_globs).lookup(self.spellings(path)):
+            return False
+        gate = self._gates.get(rule.name)
+        if gate is None:
+            return True
+        if any(c.regex.search(text) for c in gate for text in written):
+            return True
+        # Only a regular file inside the project, links resolved, is read (and never blocks).
+        real = real_inside(path, self._real_root_prefix)
+        if real is None:
+            return False
+        text = read_text(real, self.config.max_file_bytes).text
+        return text is not None and any(c.regex.search(text) for c in gate)
+
+    def for_paths(self, paths: Iterable[str | Path], written: Sequence[str] = ()) -> list[Match]:
+        """Every scoped rule and nested instruction file the paths call for, in path order.
+
+        Args:
+            paths: Absolute, normalised touched paths.
+            written: Text the call wrote (for rules gated on file content).
+
+        Returns:
+            Matches, each notice source at most once.
+        """
+        out: list[Match] = []
+        seen: set[str] = set()
+        for raw in paths:
+            path = self.in_project(str(raw))
+            spelled = self.spellings(path)
+            trigger = spelled.relative or path
+            for name, glob in self._index.lookup(spelled):
+                rule = self._by_name[name]
+                key = rule_id(rule.path, rule.name)
+                if key in seen or not self._passes_gate(rule, path, written):
+                    continue
+                seen.add(key)
+                out.append(
+                    Match("rule", rule.name, rule.path, trigger, glob, rule.content, rule.source.provider)
+                )
+            for nested in self.nested.for_path(path):
+                key = str(nested.path)
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append(Match("instructions", nested.display, key, trigger, None, nested.body))
+            if self.nested_rules is not None:
+                for folder in self.nested_rules.for_directory(os.path.dirname(path)):
+                    for match in self._folder_matches(folder, path, spelled, trigger, written):
+                        if match.key not in seen:
+                            seen.add(match.key)
+                            out.append(match)
+        return out
+
+    def _folder_matches(
+        self, folder: NestedFolder, path: str, spelled: PathSpellings, trigger: str, written: Sequence[str]
+    ) -> list[Match]:
+        """A nested folder's notices for one touched path: always rules, the listing, scoped rules."""
+        out = [_rule_match(rule, trigger, None) for rule in folder.notices]
+        if folder.listed:
+            out.append(Match("listing", folder.prefix, folder.directory, trigger, None, _listing(folder)))
+        for name, glob in folder.glob_index.lookup(spelled):
+            rule = folder.rules[name]
+            if self._passes_gate(rule, path, written):
+                out.append(_rule_match(rule, trigger, glob))
+        return out
+
+    def from_record(self, record: str) -> Match | None:
+        """The notice a ledger record names, with its body as this rule set has it now.
+
+        Returns ``None`` for a record this rule set no longer knows (the rule was
+        removed, or the record is not ruleweave's).
+        """
+        try:
+            kind, name, path, trigger, glob = json.loads(record)
+        except (ValueError, TypeError):
+            return None
+        if kind == "rule":
+            rule = self._by_name.get(name)
+            if rule is None and self.nested_rules is not None:
+                nested_rule = self.nested_rules.find(name)
+                rule = nested_rule[0] if nested_rule is not None else None
+            if rule is None or rule.path != path:
+                return None
+            return Match("rule", name, path, trigger, glob, rule.content, rule.source.provider)
+        if kind == "listing" and self.nested_rules is not None:
+            folder = self.nested_rules.folder(path)
+            if not folder.listed or folder.prefix != name:
+                return None
+            return Match("listing", name, path, trigger, None, _listing(folder))
+        if kind == "instructions":
+            found = next((f for f in self.nested.for_path(path) if f.path == path), None)
+            if found is None:
+                return None
+            return Match("instructions", found.display, path, trigger, None, found.body)
+        return None
+
+    def injection(self, won: Sequence[Match], reminders: Sequence[TtsrHit] = ()) -> Injection | None:
+        """What to append to a tool result: the notices won, then streamed-rule reminders."""
+        if not won and not reminders:
+            return None
+        texts = [self.render(won)] if won else []
+        texts.extend(hit.reminder for hit in reminders)
+        items = [InjectionItem(m.kind, m.name, m.path, m.trigger, m.glob, m.key) for m in won]
+        items.extend(
+            InjectionItem("ttsr", rule.name, rule.path, hit.source, None)
+            for hit in reminders
+            for rule in hit.rules
+        )
+        return Injection(text="\n\n".join(texts), items=tuple(items))
+
+    def render(self, matches: Sequence[Match]) -> str:
+        """The notice text for ``matches``, joined with blank lines, within ``notice_max_bytes``."""
+        return "\n\n".join(text for _, text in self.render_each(matches))
+
+    def render_each(self, matches: Sequence[Match]) -> list[tuple[Match, str]]:
+        """Each match's part of the notice, the parts sharing ``notice_max_bytes`` max-min fairly.
+
+        A part under its fair share stays whole; the others keep their first part, cut
+        on a line boundary, and end with a marker naming where the whole text is
+        (``rule://<name>`` for a rule, the path for an instruction file). Should headers
+        and markers alone not fit, matches are left out, first ones first.
+
+        Args:
+            matches: The notices won, in order.
+
+        Returns:
+            ``(match, text)`` for each match the notice holds, in order.
+        """
+        templates = self.config.templates
+        shaped: dict[int, tuple[Match, str, str]] = {}
+        parts: list[Part] = []
+        for m in matches:
+            if m.kind == "rule":
+                tpl, field, body = prompt.template(templates, "notice"), "name", prompt.neutralise(m.body)
+                shown = prompt.one_line_escaped(m.name)
+                where = f"rule://{shown}"
+            elif m.kind == "listing":
+                tpl, field = prompt.template(templates, "listing_notice"), "path"
+                body = prompt.neutralise(m.body)
+                shown = where = prompt.one_line_escaped(m.name)
+            else:
+                # The body was escaped line by line when read (it holds ruleweave's own import headers).
+                tpl, field = prompt.template(templates, "instructions_notice"), "path"
+                body, shown = prompt.neutralise_tags(m.body), prompt.one_line_escaped(m.name)
+                where = shown
+            frame = len(tpl.format(**{field: shown}, body="").encode("utf-8"))
+            part = Part(shown, body.encode("utf-8"), m.path, m.path, "rule", where=where, frame=frame)
+            parts.append(part)
+            shaped[id(part)] = (m, tpl, field)
+        out: list[tuple[Match, str]] = []
+        for part, placed, _ in fit(parts, self.config.notice_max_bytes):
+            m, tpl, field = shaped[id(part)]
+            out.append((m, tpl.format(**{field: part.header}, body=placed.decode("utf-8"))))
+        return out
+
+
+@lru_cache(maxsize=1024)
+def _exclusions(globs: tuple[str, ...]) -> GlobIndex[int]:
+    """The matcher of a rule's exclusion globs (built once per distinct tuple)."""
+    return GlobIndex(((0, glob) for glob in globs), bare_anywhere=False)
+
+
+def _rule_match(rule: Rule, trigger: str, glob: str | None) -> Match:
+    return Match("rule", rule.name, rule.path, trigger, glob, rule.content, rule.source.provider)
+
+
+def _listing(folder: NestedFolder) -> str:
+    """The ``rule://`` lines of a nested folder's description-only rules."""
+    return "\n".join(
+        f"- rule://{prompt.one_line_escaped(rule.name)}: {prompt.one_line_escaped(rule.description)}"
+        for rule in folder.listed
+    )

@@ -1,0 +1,156 @@
+"""Which files a tool call touched, read from its arguments.
+
+A registry maps tool names to extractors; the default reads the argument
+keys ``file_path``, ``path``, ``paths``, ``notebook_path``, ``target_file``,
+``filename`` and any key ending in ``path``/``paths`` (one level of nesting
+too, for tools whose arguments wrap a payload). Arguments may be a mapping
+or a JSON string (the OpenAI wire format). Anything odd — numbers, huge
+strings, NUL bytes, non-string list items — is skipped, never raised on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ruleweave.session.tool_names import ToolNames, patch_paths
+
+Extractor = Callable[[str, Mapping[str, Any]], Iterable[str]]
+"""``(tool_name, args) -> path strings`` for one kind of tool."""
+
+PATH_KEYS = frozenset(
+    {"file_path", "path", "paths", "notebook_path", "target_file", "filename"}
+)
+_MAX_PATH_CHARS = 4096
+_MAX_PATHS = 256
+
+
+def _usable(value: str) -> bool:
+    return 0 < len(value) <= _MAX_PATH_CHARS and "\x00" not in value and "\n" not in value
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        if _usable(value):
+            yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value[:_MAX_PATHS]:
+            if isinstance(item, str) and _usable(item):
+                yield item
+
+
+def _is_path_key(key: object) -> bool:
+    if not isinstance(key, str):
+        return False
+    lowered = key.lower()
+    return lowered in PATH_KEYS or lowered.endswith(("path", "paths"))
+
+
+def default_extractor(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
+    """Path strings under the well-known argument keys (and one nested level)."""
+    for key, value in args.items():
+        if _is_path_key(key):
+            yield from _strings(value)
+        elif isinstance(value, Mapping):
+            for inner_key, inner in value.items():
+                if _is_path_key(inner_key):
+                    yield from _strings(inner)
+
+
+def parse_args(args: Any) -> Mapping[str, Any]:
+    """Tool arguments as a mapping: a mapping as is, a JSON object string decoded, else empty."""
+    if isinstance(args, Mapping):
+        return args
+    if isinstance(args, (str, bytes)) and len(args) <= 1_000_000:
+        try:
+            decoded = json.loads(args)
+        except (ValueError, RecursionError):
+            return MappingProxyType({})
+        if isinstance(decoded, dict):
+            return decoded
+    return MappingProxyType({})
+
+
+class TouchExtractors:
+    """The extractor registry: per tool name (case-insensitive), else the default.
+
+    Args:
+        extractors: Initial ``{tool_name: extractor}`` entries.
+        default: The extractor for tools without an entry.
+    """
+
+    def __init__(
+        self,
+        extractors: Mapping[str, Extractor] | None = None,
+        default: Extractor = default_extractor,
+        names: ToolNames | None = None,
+    ) -> None:
+        self._by_tool = {name.lower(): fn for name, fn in (extractors or {}).items()}
+        self._default = default
+        # Edit and write tools may carry patch text (``apply_patch``): its paths count too.
+        self._names = names if names is not None else ToolNames()
+
+    def register(self, tool: str, extractor: Extractor) -> None:
+        """Use ``extractor`` for calls of ``tool``."""
+        self._by_tool[tool.lower()] = extractor
+
+    def paths(self, tool: str, args: Any, cwd: Path) -> list[Path]:
+        """Absolute, normalised paths the call touched (deduplicated, in argument order).
+
+        Args:
+            tool: The tool's name.
+            args: Its arguments (mapping or JSON string).
+            cwd: What relative paths resolve against.
+
+        Returns:
+            The touched paths; empty when the arguments name none.
+        """
+        return [Path(p) for p in self.path_strings(tool, args, str(cwd))]
+
+    def path_strings(self, tool: str, args: Any, cwd: str) -> list[str]:
+        """``paths`` as plain strings: the hot path after every tool call avoids pathlib."""
+        mapping = parse_args(args)
+        lowered = tool.lower() if isinstance(tool, str) else ""
+        extractor = self._by_tool.get(lowered, self._default)
+        out: dict[str, None] = {}
+        try:
+            if not mapping:  # a hostile mapping may raise even here
+                return []
+            found: Iterable[str] = extractor(tool, mapping)
+            if extractor is self._default and self._names.canonical(lowered) in ("edit", "write"):
+                found = itertools.chain(found, patch_paths(tool, mapping))
+            for raw in found:
+                if not isinstance(raw, str) or not _usable(raw):
+                    continue
+                joined = raw if raw.startswith("/") else os.path.join(cwd, raw)
+                out[os.path.normpath(joined)] = None
+                if len(out) >= _MAX_PATHS:
+                    break
+        except Exception:
+            return list(out)
+        return list(out)
+
+
+WRITE_KEYS = frozenset({"content", "new_string", "new_source", "text", "code", "contents", "patch"})
+"""Argument keys whose string value is text a tool writes into a file."""
+
+
+def written_text(args: Any) -> list[str]:
+    """The text a call writes, from the ``WRITE_KEYS`` arguments (each capped at 1 MB).
+
+    A mapping that raises while it is read gives no text, never an exception.
+    """
+    mapping = parse_args(args)
+    try:
+        return [
+            value[:1_000_000]
+            for key, value in mapping.items()
+            if isinstance(key, str) and key.lower() in WRITE_KEYS and isinstance(value, str)
+        ]
+    except Exception:
+        return []

@@ -1,0 +1,229 @@
+"""The hook's warm start: answers from the snapshot are byte-identical to the full path's, and stale
+snapshots are never trusted."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ruleweave.hosts.claude_code import snapshot
+from ruleweave.hosts.claude_code.handlers import REMINDER_KEY
+from ruleweave.hosts.claude_code.native import CONTEXT_LIMIT
+from ruleweave.hosts.claude_code.options import HookOptions
+from tests.conftest import WriteTree
+from tests.hosts.claude_code.conftest import RULEWEAVE, RunHook, context_of, event, read_event
+
+PLAIN_FILES = {  # no streamed rules, no steering: every event kind has a warm answer
+    ".cursor/rules/python.mdc": '---\nglobs: "**/*.py"\n---\nUse type hints everywhere.\n',
+    ".cursor/rules/general.mdc": "---\nalwaysApply: true\n---\nBe concise.\n",
+    ".cursor/rules/docs.mdc": "---\ndescription: Writing docs\n---\nShort sentences.\n",
+    ".github/instructions/ts.instructions.md": '---\napplyTo: "src/**/*.{ts,tsx}"\n---\nNo `any`.\n',
+    ".github/instructions/all-py.instructions.md": '---\napplyTo: "*.py"\n---\nRoot-level Python only.\n',
+    "AGENTS.md": "# Agents\nLoaded by Claude Code.\n",
+    "setup.py": "x = 1\n",
+    "src/app.py": "x = 1\n",
+    "src/ui.tsx": "x\n",
+    "docs/guide.md": "x\n",
+}
+
+
+def backdate(root: Path) -> None:
+    """Date every file and directory a minute back (a snapshot is not written while its files change)."""
+    past = time.time() - 60
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, (past, past), follow_symlinks=False)
+
+
+@pytest.fixture
+def plain(write_tree: WriteTree) -> Path:
+    root = write_tree(PLAIN_FILES)
+    backdate(root)
+    return root
+
+
+def warm(run_hook: RunHook, root: Path, *paths: str) -> None:
+    """Write the snapshot (and its entries for the directories of ``paths``) with a throwaway session."""
+    for i, path in enumerate(paths or ("src/app.py",)):
+        run_hook(read_event(root, path, f"warm{i}", session="warm-up"))
+
+
+def fast(payload: dict[str, Any], state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> object:
+    """What the snapshot alone answers (in process), or ``snapshot.MISS``."""
+    monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state_dir))
+    return snapshot.answer(payload, HookOptions())
+
+
+EVENTS = [
+    ("UserPromptSubmit", {"prompt": "fix the build", "prompt_id": "p1"}),
+    ("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "b1"}),
+    ("Stop", {"last_assistant_message": "Done.", "stop_hook_active": False}),
+]
+
+
+@pytest.mark.parametrize(("name", "fields"), EVENTS)
+def test_each_event_kind_answers_the_same_warm_and_full(
+    plain: Path, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch, name: str,
+    fields: dict[str, Any],
+) -> None:
+    """Every other event kind: the snapshot answers, byte-identical to the full path."""
+    warm(run_hook, plain)
+    payload = event(plain, name, **fields)
+    answered = fast(payload, state_dir, monkeypatch)
+    assert answered is not snapshot.MISS
+    _, full, _ = run_hook(payload, "--no-snapshot")
+    _, hooked, _ = run_hook(payload)
+    expected = (json.dumps(answered, ensure_ascii=False) + "\n") if answered is not None else ""
+    assert hooked == full == expected
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "rules"),
+    [
+        ("Read", {"file_path": "src/app.py"}, 1),
+        ("Read", {"file_path": "setup.py", "offset": 1, "limit": 20}, 2),
+        ("Edit", {"file_path": "src/ui.tsx", "old_string": "x", "new_string": "y"}, 1),
+        ("Write", {"file_path": "docs/guide.md", "content": "# Guide"}, 0),
+        ("Glob", {"pattern": "src/**/*.py"}, 1),
+        ("Bash", {"command": "python src/app.py && cat setup.py"}, 2),
+    ],
+)
+def test_post_tool_use_answers_the_same_warm_and_full(
+    plain: Path, run_hook: RunHook, state_dir: Path, tool: str, tool_input: dict[str, Any], rules: int
+) -> None:
+    """A PostToolUse answered from the snapshot prints what the full path prints in a fresh session."""
+    warm(run_hook, plain, "src/app.py", "setup.py", "src/ui.tsx", "docs/guide.md", "x.py")
+    resolved = {k: str(plain / v) if k == "file_path" else v for k, v in tool_input.items()}
+    payload = event(plain, "PostToolUse", "fresh-1", tool_name=tool, tool_input=resolved, tool_use_id="t1")
+    _, hooked, _ = run_hook(payload)
+    _, full, _ = run_hook(dict(payload, session_id="fresh-2"), "--no-snapshot")
+    assert hooked == full
+    assert context_of(hooked).count("[rule: ") == rules
+    assert run_hook(payload)[1] == ""  # claimed: the second time brings nothing
+
+
+def test_the_warm_path_imports_no_pydantic(plain: Path, run_hook: RunHook, hook_env: dict[str, str]) -> None:
+    """With a warm snapshot the hook process answers without importing pydantic, structlog or the rules."""
+    warm(run_hook, plain)
+    payload = json.dumps(read_event(plain, "src/app.py", "t1", session="fresh")).encode()
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", RULEWEAVE, "hook", "claude-code"],
+        input=payload, capture_output=True, env=hook_env, check=True,
+    )
+    assert "Use type hints everywhere." in context_of(done.stdout.decode())
+    imported = done.stderr.decode()
+    for module in ("pydantic", "structlog", "ruleweave.ruleset", "ruleweave.config", "typing"):
+        assert f" {module}\n" not in imported and f" {module}." not in imported, module
+
+
+def test_a_changed_rule_file_is_picked_up_on_the_next_event(
+    plain: Path, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Editing a rule, adding one and adding a rule folder each show on the very next event."""
+    warm(run_hook, plain)
+    probe = read_event(plain, "src/app.py", "t0", session="probe")
+    assert fast(probe, state_dir, monkeypatch) is not snapshot.MISS
+    (plain / ".cursor/rules/python.mdc").write_text('---\nglobs: "**/*.py"\n---\nUse dataclasses.\n')
+    assert "Use dataclasses." in context_of(run_hook(read_event(plain, "src/app.py", "t1", session="a"))[1])
+    (plain / ".cursor/rules/more.mdc").write_text('---\nglobs: "src/*.py"\n---\nKeep modules small.\n')
+    second = run_hook(read_event(plain, "src/app.py", "t2", session="b"))[1]
+    assert "Keep modules small." in context_of(second)
+    (plain / ".windsurf/rules").mkdir(parents=True)
+    (plain / ".windsurf/rules/w.md").write_text("---\ntrigger: always_on\n---\nWindsurf says hi.\n")
+    assert "Windsurf says hi." in context_of(run_hook(event(plain, "SessionStart", source="startup"))[1])
+
+
+def test_a_rule_edited_within_the_same_second_is_not_missed(
+    plain: Path, run_hook: RunHook, state_dir: Path
+) -> None:
+    """A rule file rewritten at the same size right after a snapshot was written is still seen."""
+    rule = plain / ".cursor/rules/python.mdc"
+    rule.write_text('---\nglobs: "**/*.py"\n---\nUse type hints EVERYWHERE.\n')
+    warm(run_hook, plain)  # the rule changed just now: no snapshot may trust it
+    rule.write_text('---\nglobs: "**/*.py"\n---\nUse type hints ANYWHERE!.\n')
+    assert "ANYWHERE" in context_of(run_hook(read_event(plain, "src/app.py", "t1", session="x"))[1])
+
+
+def test_a_new_directory_is_answered_by_the_full_path_then_warm(
+    plain: Path, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A directory the snapshot has not seen misses once; a nested rule folder there is honoured."""
+    warm(run_hook, plain)
+    (plain / "pkg/.cursor/rules").mkdir(parents=True)
+    (plain / "pkg/.cursor/rules/pkg.mdc").write_text('---\nglobs: "**/*.py"\n---\nPackage rule.\n')
+    (plain / "pkg/mod.py").write_text("x = 1\n")
+    backdate(plain)
+    payload = read_event(plain, "pkg/mod.py", "t1", session="n1")
+    assert fast(payload, state_dir, monkeypatch) is snapshot.MISS
+    text = context_of(run_hook(payload)[1])
+    assert "Package rule." in text and "Use type hints" in text
+    assert fast(read_event(plain, "pkg/mod.py", "t2", session="n2"), state_dir, monkeypatch) is snapshot.MISS
+    (plain / "lib").mkdir()
+    (plain / "lib/a.py").write_text("x = 1\n")
+    backdate(plain)
+    run_hook(read_event(plain, "lib/a.py", "t3", session="n3"))
+    again = read_event(plain, "lib/a.py", "t4", session="n4")
+    assert fast(again, state_dir, monkeypatch) is not snapshot.MISS
+
+
+def test_parallel_warm_reads_inject_a_rule_once(plain: Path, run_hook: RunHook) -> None:
+    """Eight warm hook processes for one session's parallel Reads: exactly one carries the rule."""
+    warm(run_hook, plain, "src/app.py", "setup.py")
+    files = ["src/app.py", "setup.py"]
+    payloads = [read_event(plain, files[i % 2], f"p{i}", session="par") for i in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        outs = [out for _, out, _ in pool.map(run_hook, payloads)]
+    assert sum("Use type hints everywhere." in context_of(out) for out in outs) == 1
+    assert sum("Root-level Python only." in context_of(out) for out in outs) == 1
+
+
+def test_a_kept_reminder_arrives_with_the_warm_answer(
+    project: Path, run_hook: RunHook, state_dir: Path
+) -> None:
+    """A reminder PreToolUse kept in the store for a call is added to that call's PostToolUse, once."""
+    backdate(project)
+    warm(run_hook, project)
+    from ruleweave.store import SQLiteStore
+
+    store = SQLiteStore(state_dir / "state.db")
+    store.put("r", REMINDER_KEY + "call-9", "Remember: never call eval.")
+    payload = read_event(project, "src/app.py", "call-9", session="r")
+    text = context_of(run_hook(payload)[1])
+    assert text.endswith("\n\nRemember: never call eval.") and "Use type hints" in text
+    assert run_hook(dict(payload, tool_use_id="call-10"))[1] == ""
+    store.close()
+
+
+def test_context_over_the_limit_is_cut_on_the_full_path(write_tree: WriteTree, run_hook: RunHook) -> None:
+    """An always-apply rule set bigger than 10,000 characters is cut to fit (a marker says so)."""
+    body = "---\nalwaysApply: true\n---\n" + "word " * 800
+    root = write_tree({f".cursor/rules/r{i}.mdc": body for i in range(6)})
+    text = context_of(run_hook(event(root, "SessionStart", source="startup"))[1])
+    assert 0 < len(text) <= CONTEXT_LIMIT
+
+
+def test_directories_are_known_before_their_first_touch(
+    plain: Path, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new snapshot knows the project's directories; a rule folder added in one is still honoured."""
+    (plain / "pkg/deep").mkdir(parents=True)
+    (plain / "pkg/deep/mod.py").write_text("x = 1\n")
+    (plain / "node_modules/lib").mkdir(parents=True)
+    (plain / ".gitignore").write_text("node_modules/\n")
+    backdate(plain)
+    run_hook(event(plain, "SessionStart", source="startup"))  # any event writes the snapshot
+    first = read_event(plain, "pkg/deep/mod.py", "t1", session="d1")
+    assert fast(first, state_dir, monkeypatch) is not snapshot.MISS
+    (plain / "pkg/.cursor/rules").mkdir(parents=True)
+    (plain / "pkg/.cursor/rules/pkg.mdc").write_text('---\nglobs: "**/*.py"\n---\nPackage rule.\n')
+    backdate(plain)
+    second = read_event(plain, "pkg/deep/mod.py", "t2", session="d2")
+    assert fast(second, state_dir, monkeypatch) is snapshot.MISS
+    assert "Package rule." in context_of(run_hook(second)[1])
