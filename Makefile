@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit install redis-server bench fuzz clean
+.PHONY: demo test lint typecheck unit install redis-server chromium bench docs fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,10 +33,19 @@ unit:
 redis-server:
 	command -v redis-server >/dev/null || test -x /usr/sbin/redis-server || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server)
 
-test: install redis-server lint typecheck unit
+# The map's page is tested in a real headless browser: Debian's chromium, installed only when missing.
+chromium:
+	command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+test: install redis-server chromium lint typecheck unit
 
 bench: install redis-server
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+# The generated parts of docs/ (options, commands, formats, package map …), rebuilt from the code;
+# tests/test_docs.py fails when a committed page differs from what this writes.
+docs: install
+	$(BIN)/python docs/generate.py
 
 # Coverage-guided fuzzing of the frontmatter parser with atheris; open-ended, so not part of
 # `make test` (whose bounded hypothesis suite, tests/security/test_fuzz.py, runs everywhere).

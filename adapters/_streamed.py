@@ -16,9 +16,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ruleweave.session._session import RuleSession
-from ruleweave.ttsr import Source
-from ruleweave.ttsr.route import TtsrAction, TtsrRoute
+from ruleweave.adapters.seams import RuleSession, Source, TtsrAction, TtsrRoute
 
 KEPT_KEY = "adapter:ttsr_texts"
 """Store key of the JSON list of streamed-rule texts kept in a conversation's system instructions."""

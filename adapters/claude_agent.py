@@ -50,10 +50,13 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any, cast
 
 from ruleweave.adapters._streamed import joined
-from ruleweave.config import RuleweaveConfig
-from ruleweave.errors import ConfigError, MissingDependencyError
-from ruleweave.ruleset import RuleSet
-from ruleweave.store import SessionStore
+from ruleweave.adapters.seams import (
+    ConfigError,
+    MissingDependencyError,
+    RuleSet,
+    RuleweaveConfig,
+    SessionStore,
+)
 
 try:
     from claude_agent_sdk import (

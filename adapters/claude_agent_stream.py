@@ -18,10 +18,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-from ruleweave.errors import MissingDependencyError
-from ruleweave.session._session import RuleSession
-from ruleweave.ttsr import Source
-from ruleweave.ttsr.route import TtsrAction
+from ruleweave.adapters.seams import MissingDependencyError, RuleSession, Source, TtsrAction
 
 try:
     from claude_agent_sdk import ClaudeSDKClient, Message, ResultMessage, StreamEvent

@@ -43,13 +43,17 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ruleweave.config import RuleweaveConfig
-from ruleweave.errors import MissingDependencyError
-from ruleweave.ruleset import RuleSet
-from ruleweave.session._session import RuleSession
-from ruleweave.session.pool import SessionPool
-from ruleweave.session.rule_uri import READ_RULE_DESCRIPTION
-from ruleweave.store import SessionStore
+from ruleweave.adapters.seams import (
+    READ_RULE_DESCRIPTION,
+    MissingDependencyError,
+    RuleSession,
+    RuleSet,
+    RuleweaveConfig,
+    SessionPool,
+    SessionStore,
+    TtsrAction,
+    TtsrRoute,
+)
 
 try:
     from langchain.agents.middleware.types import (
@@ -91,12 +95,11 @@ from ruleweave.adapters.langchain_state import (
 )
 from ruleweave.adapters.langchain_stream import (
     AsyncStreamWatcher,
-    StreamInterrupt,
+    StreamInterruptError,
     StreamWatcher,
     Watch,
     watching,
 )
-from ruleweave.ttsr.route import TtsrAction, TtsrRoute
 
 __all__ = [
     "DECISION_KEY", "NOTICES_KEY", "SESSION_KEY", "TTSR_KEY", "RuleweaveMiddleware", "RuleweaveState",
@@ -263,7 +266,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             try:
                 with watching(StreamWatcher(watch)):
                     response = handler(prepared)
-            except StreamInterrupt as stop:
+            except StreamInterruptError as stop:
                 fresh.append(stop.hit.text)
                 continue
             retry = None if watch.streamed else session.check_reply(*_reply_text(response))
@@ -288,7 +291,7 @@ class RuleweaveMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             try:
                 with watching(AsyncStreamWatcher(watch)):
                     response = await handler(prepared)
-            except StreamInterrupt as stop:
+            except StreamInterruptError as stop:
                 fresh.append(stop.hit.text)
                 continue
             retry = None if watch.streamed else await session.acheck_reply(*_reply_text(response))

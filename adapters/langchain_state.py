@@ -14,8 +14,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Annotated, Any, NotRequired, cast
 
-from ruleweave.errors import MissingDependencyError
-from ruleweave.session.notices import Injection
+from ruleweave.adapters.seams import Injection, MissingDependencyError
 
 try:
     from langchain.agents.middleware.types import AgentState, OmitFromSchema, ToolCallRequest

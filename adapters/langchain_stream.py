@@ -3,7 +3,7 @@
 A callback handler with ``raise_error=True`` sees each streamed chunk (v1
 ``on_llm_new_token``) or protocol event (v2 ``on_stream_event``), turns it
 into text, reasoning and tool-call deltas, feeds ``session.watch`` and asks
-``session.route`` what to do: a ``retry`` raises ``StreamInterrupt``, which
+``session.route`` what to do: a ``retry`` raises ``StreamInterruptError``, which
 stops the model call so the middleware can call it again with the rule.
 
 The handler reaches the model call through LangChain's configure hooks (a
@@ -21,10 +21,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from ruleweave.errors import MissingDependencyError
-from ruleweave.session._session import RuleSession
-from ruleweave.ttsr import Source, TtsrHit
-from ruleweave.ttsr.route import TtsrAction
+from ruleweave.adapters.seams import (
+    MissingDependencyError,
+    RuleSession,
+    RuleweaveError,
+    Source,
+    TtsrAction,
+    TtsrHit,
+)
 
 try:
     from langchain_core.callbacks import AsyncCallbackHandler, BaseCallbackHandler
@@ -49,18 +53,23 @@ def watching(handler: BaseCallbackHandler) -> Iterator[None]:
     finally:
         _WATCHER.reset(token)
 
-class StreamInterrupt(Exception):
+class StreamInterruptError(RuleweaveError):
     """Raised from the model's stream callback to abort it; caught by ``wrap_model_call``.
 
     An ``Exception`` (LangChain's async model path mishandles other
     ``BaseException``s), so retry or fallback middleware listed *after* this one
-    would catch it: list those first.
+    would catch it: list those first. A ``RuleweaveError`` like every error a
+    caller can see.
     """
 
     def __init__(self, hit: TtsrHit) -> None:
         names = ", ".join(rule.name for rule in hit.rules)
         super().__init__(f"ruleweave stopped the model's stream for streamed rule(s): {names}")
         self.hit = hit
+
+
+StreamInterrupt = StreamInterruptError
+"""The old name of ``StreamInterruptError``."""
 
 
 class _QuietInterrupts(logging.Filter):
@@ -76,7 +85,7 @@ class _QuietInterrupts(logging.Filter):
             isinstance(args, tuple)
             and len(args) == 3
             and args[0] in ("StreamWatcher", "AsyncStreamWatcher")
-            and str(args[2]).startswith("StreamInterrupt(")
+            and str(args[2]).startswith(f"{StreamInterruptError.__name__}(")
         )
 
 
@@ -205,7 +214,7 @@ class StreamWatcher(BaseCallbackHandler):
             self._watch.streamed = True
             hit = session.watch(d.source, d.text, tool=d.tool, call_id=d.call_id, args=d.args)
             if hit is not None and session.route(hit).action is TtsrAction.RETRY:
-                raise StreamInterrupt(hit)
+                raise StreamInterruptError(hit)
 
     def on_llm_new_token(self, token: Any, *, chunk: Any = None, **kwargs: Any) -> None:
         """Watch one streamed chunk (text, reasoning and tool-call deltas)."""
@@ -231,7 +240,7 @@ class AsyncStreamWatcher(AsyncCallbackHandler):
             self._watch.streamed = True
             hit = await session.awatch(d.source, d.text, tool=d.tool, call_id=d.call_id, args=d.args)
             if hit is not None and (await session.aroute(hit)).action is TtsrAction.RETRY:
-                raise StreamInterrupt(hit)
+                raise StreamInterruptError(hit)
 
     async def on_llm_new_token(self, token: Any, *, chunk: Any = None, **kwargs: Any) -> None:
         """Watch one streamed chunk (text, reasoning and tool-call deltas)."""

@@ -39,11 +39,15 @@ from ruleweave.adapters.loop_streams import (
     plain_items,
     text_of,
 )
-from ruleweave.session._session import RuleSession
-from ruleweave.session.notices import Injection
-from ruleweave.session.rule_uri import READ_RULE_DESCRIPTION, READ_RULE_TOOL
-from ruleweave.session.touch import parse_args
-from ruleweave.ttsr.route import TtsrAction, TtsrRoute
+from ruleweave.adapters.seams import (
+    READ_RULE_DESCRIPTION,
+    READ_RULE_TOOL,
+    Injection,
+    RuleSession,
+    TtsrAction,
+    TtsrRoute,
+    parse_args,
+)
 
 __all__ = [
     "AnthropicLoop",

@@ -40,9 +40,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ruleweave.session._session import RuleSession
-from ruleweave.ttsr import Source
-from ruleweave.ttsr.route import TtsrAction, TtsrRoute
+from ruleweave.adapters.seams import RuleSession, Source, TtsrAction, TtsrRoute
 
 # Fields of stream events that hold accumulated snapshots or whole responses:
 # never read here, and dumping them at every delta would cost the square of the stream.

@@ -44,12 +44,16 @@ import uuid
 from typing import Any, Literal
 
 from ruleweave._files.paths import display
-from ruleweave.config import RuleweaveConfig
-from ruleweave.errors import ConfigError, MissingDependencyError, RuleNotFound
-from ruleweave.ruleset import RuleSet
-from ruleweave.session._session import RuleSession
-from ruleweave.session.pool import SessionPool
-from ruleweave.store import SessionStore
+from ruleweave.adapters.seams import (
+    ConfigError,
+    MissingDependencyError,
+    RuleNotFoundError,
+    RuleSession,
+    RuleSet,
+    RuleweaveConfig,
+    SessionPool,
+    SessionStore,
+)
 
 try:
     from mcp.server.mcpserver import Context, MCPServer
@@ -235,5 +239,5 @@ def _resolve(session: RuleSession, name: str) -> str:
     """The text of the rule ``name`` names; an unknown name is a resource error listing the rules."""
     try:
         return session.resolve(name).content
-    except RuleNotFound as exc:
+    except RuleNotFoundError as exc:
         raise ResourceError(str(exc)) from exc

@@ -55,13 +55,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ruleweave.config import RuleweaveConfig
-from ruleweave.errors import ConfigError, MissingDependencyError
-from ruleweave.ruleset import RuleSet
-from ruleweave.session._session import RuleSession
-from ruleweave.session.pool import SessionPool
-from ruleweave.session.rule_uri import READ_RULE_DESCRIPTION
-from ruleweave.store import SessionStore
+from ruleweave.adapters.seams import (
+    READ_RULE_DESCRIPTION,
+    ConfigError,
+    MissingDependencyError,
+    RuleSession,
+    RuleSet,
+    RuleweaveConfig,
+    SessionPool,
+    SessionStore,
+)
 
 try:
     from agents import (

@@ -14,9 +14,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 
-from ruleweave.errors import MissingDependencyError
-from ruleweave.session._session import RuleSession
-from ruleweave.ttsr.route import TtsrRoute
+from ruleweave.adapters.seams import MissingDependencyError, RuleSession, TtsrRoute
 
 try:
     from agents import Model, ModelResponse, ModelSettings, ModelTracing, Tool

@@ -45,13 +45,15 @@ import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from ruleweave.config import RuleweaveConfig
-from ruleweave.errors import MissingDependencyError
-from ruleweave.ruleset import RuleSet
-from ruleweave.session._session import RuleSession
-from ruleweave.session.pool import SessionPool
-from ruleweave.session.rule_uri import READ_RULE_DESCRIPTION
-from ruleweave.store import SessionStore
+from ruleweave.adapters.seams import (
+    READ_RULE_DESCRIPTION,
+    MissingDependencyError,
+    RuleSession,
+    RuleSet,
+    RuleweaveConfig,
+    SessionPool,
+    SessionStore,
+)
 
 try:
     from pydantic_ai import ModelRetry, RetryModelRequest, RunContext, Tool, ToolReturn

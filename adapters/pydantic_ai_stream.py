@@ -19,9 +19,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-from ruleweave.errors import MissingDependencyError
-from ruleweave.session._session import RuleSession
-from ruleweave.ttsr.route import TtsrRoute
+from ruleweave.adapters.seams import MissingDependencyError, RuleSession, TtsrRoute
 
 try:
     from pydantic_ai import RunContext

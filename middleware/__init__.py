@@ -20,33 +20,45 @@ from __future__ import annotations
 from ruleweave._lazy import lazy_exports
 
 TYPE_CHECKING = False  # not typing's: the hook's fast path must not pay for importing typing
-if TYPE_CHECKING:
-    from ruleweave.config import RuleweaveConfig
-    from ruleweave.discovery import Discovery
-    from ruleweave.errors import (
-        ArgumentTypeError,
-        ConfigError,
-        MissingDependencyError,
-        ReplayError,
-        RuleNotFound,
-        RuleweaveError,
-        SpecError,
-        StoreError,
-    )
-    from ruleweave.prompt.parts import BudgetReport, PromptParts
-    from ruleweave.rules import Bucket, DiscoveryWarning, Rule, SourceMeta
-    from ruleweave.ruleset import RuleSet
-    from ruleweave.session._session import RuleSession
-    from ruleweave.session.notices import Injection, InjectionItem
-    from ruleweave.session.pool import SessionPool
-    from ruleweave.session.rule_uri import RuleDocument
-    from ruleweave.steering import Decision, Refusal
-    from ruleweave.store import MemoryStore, RedisStore, SessionStore, SQLiteStore, open_store
-    from ruleweave.ttsr import TtsrHit
-    from ruleweave.ttsr.route import TtsrAction, TtsrRoute
+if TYPE_CHECKING:  # ``X as X``: an explicit re-export, as ``mypy --strict`` wants without a literal __all__
+    from ruleweave.config import RuleweaveConfig as RuleweaveConfig
+    from ruleweave.discovery import Discovery as Discovery
+    from ruleweave.errors import ArgumentTypeError as ArgumentTypeError
+    from ruleweave.errors import ConfigError as ConfigError
+    from ruleweave.errors import MissingDependencyError as MissingDependencyError
+    from ruleweave.errors import ReplayError as ReplayError
+    from ruleweave.errors import RuleNotFound as RuleNotFound
+    from ruleweave.errors import RuleNotFoundError as RuleNotFoundError
+    from ruleweave.errors import RuleweaveError as RuleweaveError
+    from ruleweave.errors import SpecError as SpecError
+    from ruleweave.errors import StoreError as StoreError
+    from ruleweave.prompt.parts import BudgetReport as BudgetReport
+    from ruleweave.prompt.parts import PromptParts as PromptParts
+    from ruleweave.rules import Bucket as Bucket
+    from ruleweave.rules import DiscoveryWarning as DiscoveryWarning
+    from ruleweave.rules import Rule as Rule
+    from ruleweave.rules import SourceMeta as SourceMeta
+    from ruleweave.ruleset import RuleSet as RuleSet
+    from ruleweave.session._session import RuleSession as RuleSession
+    from ruleweave.session.notices import Injection as Injection
+    from ruleweave.session.notices import InjectionItem as InjectionItem
+    from ruleweave.session.pool import SessionPool as SessionPool
+    from ruleweave.session.rule_uri import RuleDocument as RuleDocument
+    from ruleweave.steering import Decision as Decision
+    from ruleweave.steering import Refusal as Refusal
+    from ruleweave.store import MemoryStore as MemoryStore
+    from ruleweave.store import RedisStore as RedisStore
+    from ruleweave.store import SessionStore as SessionStore
+    from ruleweave.store import SQLiteStore as SQLiteStore
+    from ruleweave.store import open_store as open_store
+    from ruleweave.ttsr import TtsrHit as TtsrHit
+    from ruleweave.ttsr.route import TtsrAction as TtsrAction
+    from ruleweave.ttsr.route import TtsrRoute as TtsrRoute
 
-# Every export loads on first use: a Claude Code hook process answering from its
-# snapshot imports ``ruleweave`` without paying for pydantic, structlog or the rules.
+# The one list of the public names, each loaded from its module on first use: a Claude Code hook
+# process answering from its snapshot imports ``ruleweave`` without paying for pydantic, structlog or
+# the rules. ``__all__`` is its keys; the imports above only show the names to type checkers (a test
+# checks that they name the same modules).
 _LAZY: dict[str, str] = {
     "ArgumentTypeError": "ruleweave.errors",
     "Bucket": "ruleweave.rules",
@@ -65,7 +77,8 @@ _LAZY: dict[str, str] = {
     "ReplayError": "ruleweave.errors",
     "Rule": "ruleweave.rules",
     "RuleDocument": "ruleweave.session.rule_uri",
-    "RuleNotFound": "ruleweave.errors",
+    "RuleNotFound": "ruleweave.errors",  # the old name of RuleNotFoundError
+    "RuleNotFoundError": "ruleweave.errors",
     "RuleSession": "ruleweave.session._session",
     "RuleSet": "ruleweave.ruleset",
     "RuleweaveConfig": "ruleweave.config",
@@ -82,39 +95,6 @@ _LAZY: dict[str, str] = {
     "open_store": "ruleweave.store",
 }
 
-__all__ = [
-    "ArgumentTypeError",
-    "Bucket",
-    "BudgetReport",
-    "ConfigError",
-    "Decision",
-    "Discovery",
-    "DiscoveryWarning",
-    "Injection",
-    "InjectionItem",
-    "MemoryStore",
-    "MissingDependencyError",
-    "PromptParts",
-    "RedisStore",
-    "Refusal",
-    "ReplayError",
-    "Rule",
-    "RuleDocument",
-    "RuleNotFound",
-    "RuleSession",
-    "RuleSet",
-    "RuleweaveConfig",
-    "RuleweaveError",
-    "SQLiteStore",
-    "SessionPool",
-    "SessionStore",
-    "SourceMeta",
-    "SpecError",
-    "StoreError",
-    "TtsrAction",
-    "TtsrHit",
-    "TtsrRoute",
-    "open_store",
-]
+__all__ = sorted(_LAZY)
 
 __getattr__ = lazy_exports(__name__, _LAZY)

@@ -1,4 +1,4 @@
-"""Splitting discovered rules into the buckets a session uses (DESIGN §4).
+"""Splitting discovered rules into the buckets a session uses (docs/rules.md#buckets).
 
 In order: disabled names and (optionally) builtins are dropped by
 discovery; a rule with a usable ``condition``/``ast_condition`` → ttsr;

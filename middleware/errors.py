@@ -1,4 +1,4 @@
-"""Every exception ruleweave raises, in one place.
+"""Every exception ruleweave raises, in one tree.
 
 The tree::
 
@@ -6,20 +6,40 @@ The tree::
     ├── ConfigError              a configuration value or argument is unusable (also ValueError)
     ├── ArgumentTypeError        an argument has the wrong type (also TypeError)
     ├── MissingDependencyError   an optional extra is not installed (also ImportError)
-    ├── RuleNotFound             rule://name names no rule of the session (also LookupError)
+    ├── RuleNotFoundError        rule://name names no rule of the session (also LookupError)
     ├── SpecError                a SkillSpec document cannot be used
     │   ├── SpecReadError        the file cannot be read
     │   └── SpecValidationError  the document is invalid; ``.issues`` lists every problem
     ├── StoreError               a session store failed (unreachable, unknown URL, disk full)
-    └── ReplayError              an event log cannot be replayed
+    ├── ReplayError              an event log cannot be replayed
+    ├── HookUsageError           a hook command got an option it does not know (also ValueError)
+    ├── SettingsError            a Claude Code settings file has the wrong shape (also ValueError)
+    ├── UsageError               bad command-line arguments or unreadable input: the CLI exits 2
+    ├── OptionError              a replayed log's option value is unusable (also ValueError)
+    └── StreamInterruptError     a LangChain model stream stopped for a streamed rule
+
+The last four are defined where they are raised: ``SettingsError`` in
+``ruleweave.hosts.claude_code.settings``, ``UsageError`` in
+``ruleweave.cli.common`` (shared by the subcommands), ``OptionError`` in
+``ruleweave.replay._options`` (always translated into a ``ReplayError``
+before a caller sees it) and ``StreamInterruptError`` in
+``ruleweave.adapters.langchain_stream`` (raised inside a model call and
+caught by ``RuleweaveMiddleware``, which retries).
+``RuleNotFound`` is the old name of ``RuleNotFoundError``, kept as an alias.
 
 Foreign errors are translated where they enter (``raise ... from exc``), so a
 caller that catches ``RuleweaveError`` catches everything ruleweave raises.
+The module imports only ``ruleweave._lazy`` at start-up: a hook process
+raises ``HookUsageError`` and must not import ``typing``.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from ruleweave._lazy import lazy_exports
+
+TYPE_CHECKING = False  # not typing's: see the module docstring
+if TYPE_CHECKING:
+    from ruleweave.steering.issue import SpecIssue as SpecIssue
 
 
 class RuleweaveError(Exception):
@@ -45,8 +65,13 @@ class MissingDependencyError(RuleweaveError, ImportError):
         )
 
 
-class RuleNotFound(RuleweaveError, LookupError):
-    """A ``rule://`` address names no rule known to the session."""
+class RuleNotFoundError(RuleweaveError, LookupError):
+    """A ``rule://`` address names no rule known to the session.
+
+    Attributes:
+        name: The name asked for.
+        available: Every name the session can resolve.
+    """
 
     def __init__(self, message: str, *, name: str, available: tuple[str, ...]) -> None:
         self.name = name
@@ -54,35 +79,12 @@ class RuleNotFound(RuleweaveError, LookupError):
         super().__init__(message)
 
 
+RuleNotFound = RuleNotFoundError
+"""The old name of ``RuleNotFoundError``, kept so that ``except RuleNotFound`` goes on working."""
+
+
 class SpecError(RuleweaveError):
     """A SkillSpec document cannot be loaded or is invalid."""
-
-
-class SpecIssue(NamedTuple):
-    """One problem in a SkillSpec document.
-
-    NamedTuple, not dataclass: the class is ~5× cheaper to create in a hook process (one per tool call).
-
-    Attributes:
-        file: The document's path (or a label such as ``<string>``).
-        line: 1-based line of the offending key or item; 0 means the whole file.
-        reason: One sentence saying what is wrong.
-    """
-
-    file: str
-    line: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.reason}"
-
-    def to_json(self) -> dict[str, object]:
-        """The issue as ``{"file", "line", "reason"}``.
-
-        Returns:
-            A JSON-ready dict.
-        """
-        return {"file": self.file, "line": self.line, "reason": self.reason}
 
 
 class SpecReadError(SpecError):
@@ -112,7 +114,10 @@ class SpecValidationError(SpecError):
     """
 
     def __init__(self, issues: tuple[SpecIssue, ...]) -> None:
-        issues = issues or (SpecIssue("<unknown>", 0, "The SkillSpec is invalid."),)
+        if not issues:
+            from ruleweave.steering.issue import SpecIssue
+
+            issues = (SpecIssue("<unknown>", 0, "The SkillSpec is invalid."),)
         self.issues = issues
         first = issues[0]
         self.file = first.file
@@ -129,3 +134,14 @@ class StoreError(RuleweaveError):
 
 class ReplayError(RuleweaveError):
     """An event log cannot be read or holds no ruleweave session."""
+
+
+class HookUsageError(RuleweaveError, ValueError):
+    """An option a ``ruleweave hook <agent>`` command does not know, or one missing its value.
+
+    The hook reports it on stderr and in its log; its exit status stays 0.
+    """
+
+
+# ``SpecIssue`` moved to ``ruleweave.steering.issue``; it is still found here, loaded on first use.
+__getattr__ = lazy_exports(__name__, {"SpecIssue": "ruleweave.steering.issue"})

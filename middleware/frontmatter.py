@@ -1,4 +1,4 @@
-"""Frontmatter: split, parse as YAML 1.2, repair, and never raise (DESIGN §3).
+"""Frontmatter: split, parse as YAML 1.2, repair, and never raise (docs/rules.md#frontmatter).
 
 1. ``\\r\\n`` becomes ``\\n``; a leading BOM is ignored.
 2. There is frontmatter only when the text starts with ``---`` and a later

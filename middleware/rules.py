@@ -27,7 +27,7 @@ InterruptMode = Literal["never", "prose-only", "tool-only", "always"]
 
 
 class Bucket(StrEnum):
-    """Where a rule goes in a session (DESIGN §4)."""
+    """Where a rule goes in a session (docs/rules.md#buckets)."""
 
     TTSR = "ttsr"
     GENERIC = "generic"
@@ -84,7 +84,7 @@ class Rule(NamedTuple):
     """A rule, whatever agent format it was written in.
 
     Attributes:
-        name: Identity for precedence and ``rule://`` (DESIGN §1).
+        name: Identity for precedence and ``rule://`` (docs/rules.md#names-and-precedence).
         path: The file the rule was read from.
         content: The body after the frontmatter, trimmed (and capped).
         globs: File globs; a scoped rule fires when a touched path matches.

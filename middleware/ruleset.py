@@ -18,7 +18,6 @@ directories and rule files discovery resolved are not resolved again.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -137,6 +136,9 @@ class RuleSet:
     ) -> RuleSet:
         """Discover, bucket and index the rules ``config`` reaches.
 
+        Interpreter-wide state is left alone (the garbage collector runs as the application set
+        it; the Claude Code hook pauses it in its own ``main``, which owns its process).
+
         Args:
             config: The configuration (default: ``RuleweaveConfig()`` for the process cwd).
             extractors: Per-tool touched-path extractors to add to the defaults.
@@ -154,20 +156,6 @@ class RuleSet:
             from ruleweave.prompt.parts import check_templates
 
             check_templates(config.templates)
-        # A load allocates thousands of objects that all survive (rules, their sources, the
-        # indexes): the collector would walk them again and again for nothing. Paused here
-        # only (never switched on when the application turned it off), it takes about 0.4 ms
-        # off a 320-rule load, and the one collection that follows costs no more than before.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return cls._build(config, extractors)
-        finally:
-            if collecting:
-                gc.enable()
-
-    @classmethod
-    def _build(cls, config: RuleweaveConfig, extractors: Mapping[str, Extractor] | None) -> RuleSet:
         store = MemoryStore() if config.store is None else open_store(config.store)
         ctx = DiscoveryContext(config)
         found = discover(config, ctx=ctx)

@@ -1,4 +1,4 @@
-"""``ruleweave scan``: the table, the JSON contract of DESIGN §12, and the exit codes."""
+"""``ruleweave scan``: the table, the JSON contract of docs/cli.md#json-output, and the exit codes."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def scan_json(capsys: pytest.CaptureFixture[str], root: Path, *args: str) -> dic
 def test_json_shape_matches_the_contract(
     write_tree: WriteTree, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``--json`` prints exactly the keys of DESIGN §12 with the documented types."""
+    """``--json`` prints exactly the keys of docs/cli.md#json-output with the documented types."""
     root = write_tree(REPO)
     data = scan_json(capsys, root)
     assert set(data) == {"rules", "warnings", "instructions"}

@@ -33,7 +33,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_prompt_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """prompt --json has the DESIGN §12 keys and reports budget cuts."""
+    """prompt --json has the docs/cli.md#json-output keys and reports budget cuts."""
     code, out, _ = run(capsys, "prompt", "--cwd", str(repo), "--json")
     data = json.loads(out)
     assert code == 0

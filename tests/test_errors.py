@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
+import re
+import subprocess
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
+import ruleweave
+import ruleweave.adapters
 import ruleweave.errors as errors
 from ruleweave import ArgumentTypeError, ConfigError, RuleNotFound, RuleSet, RuleweaveConfig, RuleweaveError
 from ruleweave.steering import SpecReadError, SpecValidationError
@@ -20,6 +28,72 @@ def test_every_error_class_is_in_the_tree() -> None:
     assert len(classes) >= 10
     assert all(issubclass(c, RuleweaveError) for c in classes)
     assert issubclass(SpecValidationError, RuleweaveError) and issubclass(SpecReadError, RuleweaveError)
+
+
+EXEMPT: dict[str, str] = {}
+"""Exception classes allowed outside the tree or the ``…Error`` name, each with the reason. None today:
+even the LangChain stream's control-flow interrupt can reach other middleware, so it is an error too."""
+
+
+def _every_module() -> list[ModuleType]:
+    """Every module of ruleweave and ruleweave.adapters, imported (the frameworks are installed for tests)."""
+    names = {"ruleweave", "ruleweave.adapters"}
+    for package in (ruleweave, ruleweave.adapters):
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            names.add(info.name)
+    return [importlib.import_module(name) for name in sorted(names) if not name.endswith(".__main__")]
+
+
+def _exception_classes() -> list[type[BaseException]]:
+    """Every exception class a module of ruleweave defines (aliases count once, under their class)."""
+    found: dict[str, type[BaseException]] = {}
+    for module in _every_module():
+        for value in vars(module).values():
+            if (
+                inspect.isclass(value)
+                and issubclass(value, BaseException)
+                and value.__module__ == module.__name__
+            ):
+                found[f"{value.__module__}.{value.__qualname__}"] = value
+    return list(found.values())
+
+
+def test_every_exception_ruleweave_defines_is_a_ruleweave_error_named_error() -> None:
+    """Each exception class in any module of ruleweave or its adapters derives from RuleweaveError and
+    is named …Error, and the tree at the top of ruleweave.errors names it."""
+    classes = _exception_classes()
+    names = {cls.__name__ for cls in classes}
+    assert {"HookUsageError", "SettingsError", "UsageError", "OptionError", "StreamInterruptError"} <= names
+    strays = [
+        f"{cls.__module__}.{cls.__qualname__}"
+        for cls in classes
+        if cls.__name__ not in EXEMPT
+        and not (issubclass(cls, RuleweaveError) and cls.__name__.endswith("Error"))
+    ]
+    assert strays == []
+    tree = (errors.__doc__ or "").split("The tree::", 1)[1].split("\n\n", 2)[1]
+    assert [cls.__name__ for cls in classes if not re.search(rf"\b{cls.__name__}\b", tree)] == []
+
+
+def test_the_old_names_are_aliases_of_the_new() -> None:
+    """``RuleNotFound`` (exported) and ``StreamInterrupt`` are the renamed classes themselves."""
+    from ruleweave.adapters.langchain_stream import StreamInterrupt, StreamInterruptError
+
+    assert ruleweave.RuleNotFound is ruleweave.RuleNotFoundError is errors.RuleNotFoundError
+    assert StreamInterrupt is StreamInterruptError
+    with pytest.raises(RuleNotFound):
+        raise ruleweave.RuleNotFoundError("none", name="x", available=())
+
+
+def test_the_errors_module_imports_no_typing() -> None:
+    """The hook's fast path imports ruleweave.errors (HookUsageError) and must not pay for typing."""
+    code = (
+        "import sys, ruleweave.errors as e\n"
+        "assert issubclass(e.HookUsageError, (e.RuleweaveError, ValueError))\n"
+        "assert 'typing' not in sys.modules, 'typing'\n"
+        "assert e.SpecIssue('f', 1, 'r').to_json() == {'file': 'f', 'line': 1, 'reason': 'r'}\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
 
 
 @pytest.mark.parametrize(

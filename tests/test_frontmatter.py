@@ -1,4 +1,4 @@
-"""Frontmatter parsing exactly as DESIGN §3: split, YAML 1.2, key folding, repair, never raise."""
+"""Frontmatter as docs/rules.md#frontmatter says: split, YAML 1.2, key folding, repair, never raise."""
 
 from __future__ import annotations
 

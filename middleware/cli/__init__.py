@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False  # not typing's: ``ruleweave hook claude-code`` must start without importing it
+TYPE_CHECKING = False  # not typing's: ``ruleweave hook <agent>`` must start without importing it
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
@@ -62,16 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 ok, 1 findings or failures, 2 usage or unreadable input.
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:2] == ["hook", "claude-code"] and not {"-h", "--help"} & set(arguments):
-        # A hook process runs per tool call: it skips the parser, which imports every subcommand.
-        from ruleweave.hosts.claude_code.command import run
+    if arguments[:1] == ["hook"] and len(arguments) > 1 and not {"-h", "--help"} & set(arguments):
+        from ruleweave.hosts import HOSTS
 
-        code = run(arguments[2:])
-        if argv is None:  # the console script: skip interpreter teardown and SQLite's checkpoint on close
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(code)
-        return code
+        if arguments[1] in HOSTS:
+            return _hook(arguments[1], arguments[2:], exit_now=argv is None)
     from ruleweave.cli.common import UsageError, escaped_output
     from ruleweave.errors import ConfigError, StoreError
 
@@ -88,6 +83,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         except BrokenPipeError:
             return 0
+
+
+def _hook(agent: str, options: Sequence[str], exit_now: bool) -> int:
+    """``ruleweave hook <agent>``: a hook process runs per tool call, so it skips the parser, which
+    imports every subcommand (``ruleweave.hosts._options.parse`` reads the same option declarations)."""
+    from ruleweave.hosts._command import run
+
+    code = run(agent, options)
+    if exit_now:  # the console script: skip interpreter teardown and SQLite's checkpoint on close
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

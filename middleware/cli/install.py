@@ -1,17 +1,19 @@
-"""``ruleweave install claude-code``: merge ruleweave's hooks into a Claude Code settings file.
+"""``ruleweave install <agent>``: merge ruleweave's hooks into the agent's settings file.
 
-``--project`` (default) writes ``<root>/.claude/settings.json`` (committed,
-shared by the team), ``--local`` ``<root>/.claude/settings.local.json``,
-``--user`` ``$CLAUDE_CONFIG_DIR/settings.json`` (``~/.claude``). Only
-ruleweave's entries change; a run that changes nothing writes nothing;
-``--dry-run`` prints the unified diff instead; ``--uninstall`` takes them out.
-A settings file that is not a JSON object is left untouched (exit 2).
+The scope names the file (the host's ``scopes``; for Claude Code ``--project``,
+the default, writes ``<root>/.claude/settings.json``, committed and shared by
+the team, ``--local`` ``<root>/.claude/settings.local.json``, ``--user``
+``$CLAUDE_CONFIG_DIR/settings.json``), and the host's installer module
+(``Host.installer``) merges into it. Only ruleweave's entries change; a run
+that changes nothing writes nothing; ``--dry-run`` prints the unified diff
+instead; ``--uninstall`` takes them out. A settings file that is not a JSON
+object is left untouched (exit 2).
 
-The hook command is the bare ``ruleweave hook claude-code``: a committed
+The hook command is the bare ``ruleweave hook <agent>``: a committed
 settings file must work on every teammate's machine, where an absolute path
 to one virtual environment would not. ``--absolute`` writes this
 installation's own path instead (for a ``ruleweave`` that is not on the
-``PATH`` Claude Code runs with); the installer says when ``ruleweave`` is
+``PATH`` the agent runs with); the installer says when ``ruleweave`` is
 not on ``PATH``.
 """
 
@@ -19,16 +21,23 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib
 import json
 import os
 import shutil
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ruleweave.cli.common import UsageError, add_cwd, config_from
-from ruleweave.hosts.claude_code.settings import COMMAND, SettingsError, install, uninstall
+from ruleweave.errors import RuleweaveError
+from ruleweave.hosts import HOSTS, Host, host
+from ruleweave.hosts._options import INSTALL_OPTIONS, add_arguments
+
+if TYPE_CHECKING:
+    from ruleweave.hosts import Installer
 
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 
@@ -37,38 +46,45 @@ def register(subparsers: Any) -> None:
     """Add the ``install`` subcommand."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "install",
-        help="add ruleweave's hooks to an agent's settings (Claude Code)",
-        description="Merge the ruleweave hook command into Claude Code's settings.json, "
-        "keeping everything else in it.",
+        help="add ruleweave's hooks to an agent's settings",
+        description=textwrap.fill(
+            "Merge the ruleweave hook command into the agent's settings, keeping everything else in them.",
+            width=78,
+        ),
+        epilog="settings files:\n" + "\n".join(_described(host(name)) for name in HOSTS),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("agent", choices=["claude-code"], help="the agent to install the hooks for")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--project", dest="scope", action="store_const", const="project",
-                       help="<root>/.claude/settings.json, shared with the team (default)")
-    where.add_argument("--local", dest="scope", action="store_const", const="local",
-                       help="<root>/.claude/settings.local.json, this checkout only")
-    where.add_argument("--user", dest="scope", action="store_const", const="user",
-                       help="$CLAUDE_CONFIG_DIR/settings.json (~/.claude), every project")
-    parser.add_argument("--dry-run", action="store_true", help="print the diff; write nothing")
-    parser.add_argument("--uninstall", action="store_true", help="remove ruleweave's hooks only")
-    parser.add_argument("--absolute", action="store_true",
-                        help="write this installation's absolute path instead of a bare `ruleweave`")
+    parser.add_argument("agent", choices=HOSTS, help="the agent to install the hooks for")
+    add_arguments(parser, INSTALL_OPTIONS)
     add_cwd(parser)
-    parser.set_defaults(func=run, scope="project")
+    parser.set_defaults(func=run)
 
 
-def settings_path(args: argparse.Namespace) -> Path:
+def _described(agent: Host) -> str:
+    """One host's settings file per scope, for ``--help``."""
+    return "\n".join(f"  {agent.name} --{scope}: {where}" for scope, where in agent.scopes.items())
+
+
+def installer(agent: Host) -> Installer:
+    """The host's installer module (``Host.installer``)."""
+    return cast("Installer", importlib.import_module(agent.installer))
+
+
+def settings_path(args: argparse.Namespace, agent: Host) -> Path:
     """The settings file the scope names.
 
     Raises:
-        UsageError: A project or local settings file that links outside the project: a
-            cloned repository must not make the installer rewrite a file elsewhere.
+        UsageError: A scope the agent has no settings for, or a project or local settings file
+            that links outside the project: a cloned repository must not make the installer
+            rewrite a file elsewhere.
     """
     config = config_from(args)
+    if args.scope not in agent.scopes:
+        scopes = ", ".join(f"--{scope}" for scope in agent.scopes)
+        raise UsageError(f"{agent.title} has no --{args.scope} settings (it has {scopes}).")
+    path = installer(agent).settings_file(args.scope, config)
     if args.scope == "user":
-        return config.claude_dir / "settings.json"
-    name = "settings.local.json" if args.scope == "local" else "settings.json"
-    path = config.root / ".claude" / name
+        return path
     real, root = os.path.realpath(path), os.path.realpath(config.root)
     if not real.startswith(root.rstrip(os.sep) + os.sep):
         raise UsageError(f"{path} links outside the project (to {real}); nothing was changed.")
@@ -124,10 +140,10 @@ def write_settings(path: Path, text: str) -> None:
         raise
 
 
-def hook_command(absolute: bool) -> str:
+def hook_command(agent: Host, absolute: bool) -> str:
     """The command to install: bare, or this installation's ``ruleweave`` by absolute path."""
     if not absolute:
-        return COMMAND
+        return f"ruleweave hook {agent.name}"
     beside = Path(sys.executable).parent / "ruleweave"  # the environment's own console script
     if Path(sys.argv[0]).name.startswith("ruleweave"):
         program: str | None = str(Path(sys.argv[0]).absolute())
@@ -136,16 +152,21 @@ def hook_command(absolute: bool) -> str:
     if program is None:
         raise UsageError("cannot find this installation's ruleweave command; install without --absolute.")
     quoted = f'"{program}"' if " " in program else program
-    return f"{quoted} hook claude-code"
+    return f"{quoted} hook {agent.name}"
 
 
 def run(args: argparse.Namespace) -> int:
     """Merge (or remove) the hooks; print what changed, or the diff with ``--dry-run``."""
-    path = settings_path(args)
+    agent = host(args.agent)
+    path = settings_path(args, agent)
     before, parsed = read_settings(path)
+    merge = installer(agent)
     try:
-        after, changes = uninstall(parsed) if args.uninstall else install(parsed, hook_command(args.absolute))
-    except SettingsError as exc:
+        if args.uninstall:
+            after, changes = merge.uninstall(parsed)
+        else:
+            after, changes = merge.install(parsed, hook_command(agent, args.absolute))
+    except RuleweaveError as exc:  # the settings have the wrong shape (the installer's SettingsError)
         raise UsageError(f"{path}: {exc}; nothing was changed.") from exc
     if not changes:
         state = "not installed" if args.uninstall else "already installed"
@@ -164,6 +185,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {change}")
     print(f"{'Removed from' if args.uninstall else 'Installed in'} {path}.")
     if not args.uninstall and not args.absolute and shutil.which("ruleweave") is None:
-        print("Note: `ruleweave` is not on PATH here; Claude Code needs it on its PATH "
+        print(f"Note: `ruleweave` is not on PATH here; {agent.title} needs it on its PATH "
               "(or install again with --absolute).", file=sys.stderr)
     return 0

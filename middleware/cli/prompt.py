@@ -32,28 +32,12 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the prompt (text, or JSON per DESIGN §12)."""
+    """Print the prompt (text, or JSON per docs/cli.md#json-output)."""
     custom = read_input(args.custom_prompt) if args.custom_prompt else None
     ruleset = RuleSet.load(
         config_from(args, custom_system_prompt=custom, custom_template=args.custom_template)
     )
     parts = ruleset.prompt_parts()
-    budget = {
-        "limit": parts.budget.limit,
-        "used": parts.budget.used,
-        "cut": [
-            {"path": cut.path, "bytes_dropped": cut.bytes_dropped, "block": block.block,
-             "name": cut.name or None}
-            for block in parts.budget.blocks
-            for cut in block.cut
-        ],
-        "blocks": [
-            {"block": block.block, "limit": block.limit, "used": block.used,
-             "cut": [{"path": c.path, "name": c.name or None, "bytes_dropped": c.bytes_dropped}
-                     for c in block.cut]}
-            for block in parts.budget.blocks
-        ],
-    }
     if args.json:
         print_json(
             {
@@ -61,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
                 "generic": parts.generic,
                 "domain": parts.domain,
                 "instructions": parts.instructions,
-                "budget": budget,
+                "budget": parts.budget.as_json(),
             }
         )
         return 0

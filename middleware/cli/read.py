@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ruleweave.cli.common import add_cwd, add_json, add_store, config_from, print_json
-from ruleweave.errors import RuleNotFound
+from ruleweave.errors import RuleNotFoundError
 from ruleweave.ruleset import RuleSet
 
 
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     session = RuleSet.load(config_from(args)).session(args.session)
     try:
         doc = session.resolve(args.uri)
-    except RuleNotFound as exc:
+    except RuleNotFoundError as exc:
         print(f"ruleweave: {exc}", file=sys.stderr)
         return 1
     if args.json:

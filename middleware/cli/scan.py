@@ -7,10 +7,9 @@ from typing import Any
 
 from ruleweave._files.paths import display
 from ruleweave.cli.common import add_cwd, add_json, config_from, print_json, print_warnings
-from ruleweave.discovery.nested import NestedFolder
+from ruleweave.rulemap.inventory import inventory, streamed
 from ruleweave.rules import Bucket
 from ruleweave.ruleset import RuleSet
-from ruleweave.ttsr import describe
 
 
 def register(subparsers: Any) -> None:
@@ -42,50 +41,11 @@ def run(args: argparse.Namespace) -> int:
     warnings = tuple(w for w in ruleset.warnings if w.severity != "info")
     notes = tuple(w for w in ruleset.warnings if w.severity == "info")
     root = config.root
-    ttsr = {
-        r.name: info
-        for r in found.rules
-        if buckets.by_rule[r.name] is Bucket.TTSR and (info := describe(r, config)) is not None
-    }
     nested = ruleset.notices.nested_rules.all_folders() if args.all and ruleset.notices.nested_rules else []
     if args.json:
-        print_json(
-            {
-                "rules": [
-                    {
-                        "name": r.name,
-                        "provider": r.source.provider,
-                        "bucket": buckets.by_rule[r.name].value,
-                        "path": r.path,
-                        "globs": list(r.globs),
-                        "always_apply": r.always_apply,
-                        "description": r.description,
-                        "shadowed": [{"provider": s.provider, "path": s.path} for s in r.shadowed],
-                        **(
-                            {"scope": ttsr[r.name][0], "interrupt_mode": ttsr[r.name][1]}
-                            if r.name in ttsr else {}
-                        ),
-                    }
-                    for r in found.rules
-                ],
-                "warnings": [
-                    {"path": w.path, "message": w.message if not w.line else f"line {w.line}: {w.message}"}
-                    for w in warnings
-                ],
-                **({"info": [{"path": w.path, "message": w.message} for w in notes]} if notes else {}),
-                "instructions": [
-                    {"path": f.path, "bytes": f.bytes, "truncated": f.truncated}
-                    for f in ruleset.blob.files
-                ],
-                **(
-                    {"scoped_instructions": [
-                        {"path": s.file.display, "globs": list(s.globs)} for s in ruleset.blob.scoped
-                    ]} if ruleset.blob.scoped else {}
-                ),
-                **({"nested": [_nested_json(f) for f in nested]} if args.all else {}),
-            }
-        )
+        print_json(inventory(ruleset, nested if args.all else None))
     else:
+        ttsr = streamed(ruleset)
         rows: list[tuple[str, str, str, str, str]] = []
         for r in found.rules:
             detail = (
@@ -164,18 +124,3 @@ def table(rows: list[tuple[str, str, str, str, str]], width: int | None) -> list
             out.append(f"{bucket} ({len(group)})")
             out.extend(line(row[1:], "  ") for row in group)
     return out
-
-
-def _nested_json(folder: NestedFolder) -> dict[str, Any]:
-    return {
-        "directory": folder.prefix,
-        "rules": [
-            {
-                "name": name, "provider": rule.source.provider,
-                "bucket": folder.buckets.get(name, Bucket.MANUAL).value, "path": rule.path,
-                "globs": list(rule.globs), "description": rule.description,
-            }
-            for name, rule in folder.rules.items()
-        ],
-        "warnings": [{"path": w.path, "message": w.message} for w in folder.warnings],
-    }

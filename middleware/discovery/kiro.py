@@ -9,7 +9,7 @@ A ``#[[file:relative/path]]`` reference pulls that file's text into the
 steering file, as Kiro does: the path is relative to the directory holding
 ``.kiro`` (the workspace root), must stay inside the project (links
 resolved), is read within ``max_file_bytes`` and never blocks; the text goes
-in a fenced block right after the reference, at most ``MAX_REFERENCES`` per
+in a fenced block right after the reference, at most 16 (``MAX_REFERENCES``) per
 file, and the whole rule is capped at ``max_rule_bytes`` again. A reference
 that cannot be read is left as written, with a warning naming the steering
 file and the reference. Referenced files are not searched for references.

@@ -20,22 +20,25 @@ is kept without the matcher knowing about agents.
 or nothing; then by where its directory part lets a path be (anywhere, under
 or directly in a literal directory, below a directory of a given name). A
 lookup visits only the groups that the path's name, ancestors and directory
-names select; in a group, what the key leaves open is decided with string
-tests, one combined RE2 set over the basename regexes, and, for the few
-globs with wildcards in their directory part, wcmatch's regex (behind a
-combined RE2 prefilter once a group holds many). A group compiles on first
-use, so loading a usual rule set compiles nothing; only a group of dozens
-of such globs builds its combined set with the index, so that no tool call
-pays for thousands of translations.
+names select; in a group, what the key leaves open is decided by the glob
+table (``ruleweave._kernel.globtable``, which the Claude Code hook's warm path
+reads too: ``GlobIndex.table``): string tests, one combined RE2 set over the
+basename patterns, and, for the few globs with wildcards in their directory
+part, their RE2 patterns (one combined set once a group holds many). Every
+pattern is RE2 (``_re2``), linear in the path. A group compiles on first use,
+so loading a usual rule set compiles nothing; only a group of dozens of such
+globs builds its combined set with the index, so that no tool call pays for
+thousands of translations.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
+from ruleweave._kernel.globtable import first_glob_per_key, full_match, spell
 from ruleweave.globs._match import Group, GroupEntry, Probe
+from ruleweave.globs._re2 import re2_pattern
 from ruleweave.globs._shapes import Shape, alternatives, is_malformed, shape_of, translate
 
 __all__ = ["FLAGS", "GlobIndex", "PathSpellings", "compile_glob", "is_malformed", "matches"]
@@ -60,7 +63,8 @@ def _never(_: str) -> bool:
 
 
 def compile_glob(pattern: str) -> Callable[[str], bool]:
-    """A predicate testing one path spelling against ``pattern`` (a whole-string match, like wcmatch).
+    """A predicate testing one normalised path spelling against ``pattern`` (a whole-string match,
+    like wcmatch), in time linear in the path (RE2).
 
     Args:
         pattern: One glob of the product's dialect.
@@ -73,6 +77,14 @@ def compile_glob(pattern: str) -> Callable[[str], bool]:
     expanded = alternatives(pattern)
     if expanded is None:
         return _never
+    forms = [re2_pattern(alt) for alt in expanded]
+    if all(form is not None for form in forms):
+        test = full_match("|".join(f"(?:{form})" for form in forms)) if forms else None
+        if test is not None:
+            return test
+    # A glob RE2 has no form of (none the dialect's property tests reach): wcmatch's regex.
+    import re
+
     parts = [regex for regex in (translate(alt) for alt in expanded) if regex is not None]
     if not parts:
         return _never
@@ -97,7 +109,7 @@ class PathSpellings(NamedTuple):
 
     @classmethod
     def of(cls, path: str, root_prefix: str) -> PathSpellings:
-        """The spellings of an absolute path (string work only: a hot path).
+        """The spellings of an absolute path (``ruleweave._kernel.globtable.spell``).
 
         A path that is not normalised (``//``, ``.`` or ``..`` segments, a
         trailing ``/``) is normalised first, as the index expects.
@@ -109,23 +121,7 @@ class PathSpellings(NamedTuple):
         Returns:
             The spellings; ``relative`` is ``None`` outside the project.
         """
-        if "//" in path or "/./" in path or "/../" in path or path.endswith(("/", "/.", "/..")):
-            path = _normalised(path)
-        inside = path.startswith(root_prefix) and len(path) > len(root_prefix)
-        return cls(path[len(root_prefix) :] if inside else None, path, path.rsplit("/", 1)[-1])
-
-
-def _normalised(path: str) -> str:
-    parts: list[str] = []
-    for part in path.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if parts:
-                parts.pop()
-            continue
-        parts.append(part)
-    return ("/" if path.startswith("/") else "") + "/".join(parts)
+        return cls(*spell(path, root_prefix))
 
 
 def matches(pattern: str, path: PathSpellings, *, bare_anywhere: bool = True) -> bool:
@@ -143,10 +139,20 @@ class _Entry(GroupEntry, Generic[K]):
 
     __slots__ = ("keys", "pattern")
 
-    def __init__(self, order: int, pattern: str, shape: Shape) -> None:
-        super().__init__(order, shape)
+    def __init__(self, order: int, pattern: str, shape: Shape, bare_anywhere: bool) -> None:
+        super().__init__(order, shape, bare_anywhere)
         self.pattern = pattern
         self.keys: list[K] = []
+
+    def row(self) -> list[Any]:
+        """The entry as a row of the glob table (``ruleweave._kernel.globtable``)."""
+        shape, test = self.shape, self.test
+        if test == "affix":
+            operand: Any = [shape.prefix, shape.suffix]
+        else:
+            operand = self.operand() if test else None
+        kind = shape.key_kind
+        return [self.pattern, list(self.keys), kind, shape.key, self.place, self.directory, test, operand]
 
 
 class _Bucket(Generic[K]):
@@ -162,30 +168,28 @@ class _Bucket(Generic[K]):
         self.seg_child: dict[str, Group[_Entry[K]]] = {}
         self.seg_under: dict[str, Group[_Entry[K]]] = {}
 
-    def add(self, entry: _Entry[K], bare_anywhere: bool = True) -> None:
-        shape = entry.shape
-        mode = shape.dir_mode
-        if not bare_anywhere and mode != "everything" and "/" not in shape.alternative:
-            # A glob without '/' read against the relative path: project-root files only.
-            if self.root is None:
-                self.root = Group()
-            self.root.add(entry)
+    def add(self, entry: _Entry[K]) -> None:
+        place = entry.place
+        if place in ("root", "anywhere"):
+            group = self.root if place == "root" else self.floating
+            if group is None:
+                group = Group()
+                if place == "root":
+                    self.root = group
+                else:
+                    self.floating = group
+            group.add(entry)
             return
-        if mode in ("float", "everything") or (mode == "generic" and not _relative(shape.directory)):
-            if self.floating is None:
-                self.floating = Group()
-            self.floating.add(entry)
-            return
-        if mode in ("under", "all_under", "generic"):
-            # A generic alternative with a literal relative prefix can only match paths under it.
-            table, slot = self.under, shape.directory
-        elif mode == "child":
-            table, slot = self.child, shape.directory
-        elif mode == "seg_child":
-            table, slot = self.seg_child, shape.directory[:-1].rsplit("/", 1)[-1]
+        directory = entry.directory
+        if place == "under":
+            table, slot = self.under, directory
+        elif place == "child":
+            table, slot = self.child, directory
+        elif place == "seg_child":
+            table, slot = self.seg_child, directory[:-1].rsplit("/", 1)[-1]
         else:
-            # seg_under / seg_all_under: filed under the longest directory name (the likeliest rare).
-            table, slot = self.seg_under, max(reversed(shape.directory[:-1].split("/")), key=len)
+            # seg_under: filed under the longest directory name (the likeliest rare).
+            table, slot = self.seg_under, max(reversed(directory[:-1].split("/")), key=len)
         group = table.get(slot)
         if group is None:
             group = table[slot] = Group()
@@ -227,10 +231,6 @@ class _Bucket(Generic[K]):
                     group.collect(probe, out)
 
 
-def _relative(directory: str) -> bool:
-    return bool(directory) and not directory.startswith("/")
-
-
 class GlobIndex(Generic[K]):
     """Many globs, each carrying keys (e.g. rule names), matched against a path.
 
@@ -248,12 +248,12 @@ class GlobIndex(Generic[K]):
     """
 
     def __init__(self, items: Iterable[tuple[K, str]], *, bare_anywhere: bool = True) -> None:
-        self._bare_anywhere = bare_anywhere
         self._names: dict[str, _Bucket[K]] = {}
         self._suffixes: dict[str, _Bucket[K]] = {}
         self._prefixes: dict[str, _Bucket[K]] = {}
         self._rest: _Bucket[K] = _Bucket()
         entries: dict[tuple[str, str], _Entry[K]] = {}
+        self._entries: list[_Entry[K]] = []  # in order, for ``table``
         expansions: dict[str, list[str] | None] = {}
         for key, pattern in items:
             if not pattern or is_malformed(pattern):
@@ -267,8 +267,9 @@ class GlobIndex(Generic[K]):
             for alternative in expanded:
                 entry = entries.get((pattern, alternative))
                 if entry is None:
-                    entry = _Entry(len(entries), pattern, shape_of(alternative))
+                    entry = _Entry(len(entries), pattern, shape_of(alternative), bare_anywhere)
                     entries[(pattern, alternative)] = entry
+                    self._entries.append(entry)
                     self._place(entry)
                 if key not in entry.keys:
                     entry.keys.append(key)
@@ -288,12 +289,12 @@ class GlobIndex(Generic[K]):
         elif kind == "prefix":
             table = self._prefixes
         else:
-            self._rest.add(entry, self._bare_anywhere)
+            self._rest.add(entry)
             return
         bucket = table.get(shape.key)
         if bucket is None:
             bucket = table[shape.key] = _Bucket()
-        bucket.add(entry, self._bare_anywhere)
+        bucket.add(entry)
 
     def lookup(self, path: PathSpellings) -> list[tuple[K, str]]:
         """Every ``(key, glob)`` whose glob matches a spelling of ``path``, in index order.
@@ -324,18 +325,22 @@ class GlobIndex(Generic[K]):
                 bucket = prefixes.get(name[:length])
                 if bucket is not None:
                     bucket.collect(probe, found)
-        if not found:
-            return []
-        if len(found) > 1:
-            found.sort(key=_order)
-        out: list[tuple[K, str]] = []
-        seen: set[K] = set()
-        for entry in found:
-            for key in entry.keys:
-                if key not in seen:
-                    seen.add(key)
-                    out.append((key, entry.pattern))
-        return out
+        if len(found) <= 1:  # the usual case: one alternative, whose keys are distinct
+            return [(key, entry.pattern) for entry in found for key in entry.keys]
+        found.sort(key=_order)
+        return first_glob_per_key([(entry.keys, entry.pattern) for entry in found])
+
+    def table(self) -> list[list[Any]]:
+        """Every brace alternative as a row of the glob table, in index order.
+
+        What the Claude Code hook's snapshot stores, for its warm path to match with
+        ``ruleweave._kernel.globtable.lookup`` (the same decision as ``lookup``).
+        Each alternative with a pattern test is translated here (wcmatch is imported).
+
+        Returns:
+            ``[glob, keys, kind, key, place, directory, test, operand]`` per alternative.
+        """
+        return [entry.row() for entry in self._entries]
 
 
 def _order(entry: GroupEntry) -> int:

@@ -1,29 +1,34 @@
 """A group of glob alternatives that share a key, and what settles the rest: ``GlobIndex``'s inner part.
 
 Inside a group every alternative has passed the cheap test the index keyed
-it by (a literal name, suffix or prefix; a literal directory). What is left:
+it by (a literal name, suffix or prefix; a literal directory). What is left
+is the glob table's *test* (``ruleweave._kernel.globtable``), decided there:
 
 * nothing (``**/*.ts`` once the suffix ``.ts`` is found) — *certain*;
 * string tests: the other literal of ``test_*.py``, or the directory of
   ``**/a/b/*.ts`` — *literal*;
-* a basename regex (``*.[jt]s``) — all of a group's, one combined RE2 set
+* a basename pattern (``*.[jt]s``) — all of a group's, one combined RE2 set
   matched once against the file name;
-* a generic alternative (wildcards in its directory part) — wcmatch's regex
-  for each, behind one combined RE2 prefilter once a group holds more than a
-  few.
+* a generic alternative (wildcards in its directory part) — its RE2 pattern
+  on the spellings it can match, all of a group's in one combined RE2 set once
+  the group holds more than a few.
 
 RE2 runs in linear time, so a hostile glob cannot stall a lookup, and a
 combined set costs about the same for ten globs as for ten thousand. Sets
-are built the first time a lookup needs them.
+are built the first time a lookup needs them. Only a glob whose wcmatch regex
+has no RE2 form (``_re2``; none of the dialect's globs, as far as the property
+tests reach) is matched with wcmatch's regex and Python's ``re``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from ruleweave.globs._shapes import Shape, basename_re2, re2_form, translate
+from ruleweave._kernel.globtable import affixed, full_match, in_place, spelled, utf8
+from ruleweave.globs._re2 import re2_pattern
+from ruleweave.globs._shapes import Place, Shape, placement, test_of, translate
 
 
 class PathSpellings(Protocol):
@@ -48,74 +53,71 @@ _FEW_LITERAL = 16  # more two-literal names (``test_*.py``) than this join the g
 _EAGER = 32  # a group needing this many translations builds its sets with the index, not in a call
 
 
-def _never(_: str) -> bool:
-    return False
-
-
 class GroupEntry:
-    """One brace alternative as a group sees it: its shape, order, and lazily compiled regexes.
+    """One brace alternative as a group sees it: its shape, place, test and lazily compiled matcher.
 
     Args:
         order: Its position in the index (results come in this order).
         shape: Its shape.
+        bare_anywhere: The index's dialect (see ``GlobIndex``).
     """
 
-    __slots__ = ("_exact", "_name_test", "contains", "needle", "order", "shape")
+    __slots__ = ("_matcher", "_operand", "directory", "order", "place", "settled", "shape", "test")
 
-    def __init__(self, order: int, shape: Shape) -> None:
+    def __init__(self, order: int, shape: Shape, bare_anywhere: bool = True) -> None:
         self.order = order
         self.shape = shape
-        self._exact: re.Pattern[str] | bool | None = False
-        self._name_test: re.Pattern[str] | bool | None = False
-        # ``**/a/b/`` modes: the directory that must end (``seg_child``) or appear in
-        # (``seg_under``) the path's directory; ``None`` when the group's key settles it.
-        self.needle: str | None = None
-        self.contains = False
-        mode = shape.dir_mode
-        if mode.startswith("seg_") and shape.directory.count("/") > 1:
-            self.needle = "/" + shape.directory
-            self.contains = mode != "seg_child"
+        self.place: Place
+        self.place, self.directory = placement(shape, bare_anywhere)
+        self.test = test_of(shape)
+        # Whether the group's slot settles the place: ``**/a/b/`` modes are filed under one
+        # directory name, so the path's directory must still end with (or hold) all of it.
+        self.settled = not (self.place.startswith("seg_") and self.directory.count("/") > 1)
+        self._operand: str | bool | None = False
+        self._matcher: Callable[[str], bool] | None = None
 
     def dir_ok(self, abs_parent: str) -> bool:
-        """Whether the path's directory (absolute, ending in ``/``) holds the needle."""
-        needle = self.needle
-        if needle is None:
-            return True
-        return needle in abs_parent if self.contains else abs_parent.endswith(needle)
+        """Whether the path's directory (absolute, ending in ``/``) is the entry's place."""
+        return self.settled or in_place(self.place, self.directory, None, abs_parent)
 
-    def exact(self) -> re.Pattern[str] | None:
-        """wcmatch's regex for the whole alternative (compiled on first use)."""
-        if self._exact is False:
-            regex = translate(self.shape.alternative)
-            self._exact = None if regex is None else re.compile(regex)
-        return self._exact if isinstance(self._exact, re.Pattern) else None
+    def operand(self) -> str | None:
+        """The RE2 pattern of a pattern test: the basename's for ``name``, the whole alternative's else."""
+        if self._operand is False:
+            shape = self.shape
+            self._operand = re2_pattern(shape.basename if self.test == "name" else shape.alternative)
+        return self._operand if isinstance(self._operand, str) else None
 
     def name_matches(self, name: str) -> bool:
-        """The basename pattern tested on a file name with wcmatch's regex (the RE2-free path)."""
-        if self._name_test is False:
-            regex = translate(self.shape.basename)
-            self._name_test = None if regex is None else re.compile(regex)
-        test = self._name_test
-        return isinstance(test, re.Pattern) and test.fullmatch(name) is not None
+        """The basename test (``name`` or ``affix``) on a file name, one entry at a time."""
+        if self.test == "affix":
+            return affixed(name, self.shape.prefix, self.shape.suffix)
+        return self.matcher()(name)
+
+    def matcher(self) -> Callable[[str], bool]:
+        """The full-match test of its pattern: RE2, or wcmatch's regex where RE2 has no form of it."""
+        if self._matcher is None:
+            pattern = self.operand()
+            test = None if pattern is None else full_match(pattern)
+            if test is None:
+                shape = self.shape
+                regex = translate(shape.basename if self.test == "name" else shape.alternative)
+                test = _never if regex is None else _python_re(regex)
+            self._matcher = test
+        return self._matcher
 
     def generic_matches(self, path: PathSpellings) -> bool:
         """The whole alternative tested on each spelling it can match, as wcmatch would."""
-        regex = self.exact()
-        if regex is None:
-            return False
-        test = regex.fullmatch
-        prefix = self.shape.directory
-        rel = path.relative
-        if prefix and not prefix.startswith("/"):
-            # A literal relative directory prefix can only match the relative spelling.
-            return rel is not None and rel.startswith(prefix) and test(rel) is not None
-        if rel is not None and test(rel) is not None:
-            return True
-        if test(path.absolute) is not None:
-            return True
-        alternative = self.shape.alternative
-        name_ok = "\\" in alternative or "/" not in alternative.lstrip("*/")
-        return name_ok and test(path.name) is not None
+        return spelled(self.test, self.matcher(), path.relative, path.absolute, path.name)
+
+
+def _never(_: str) -> bool:
+    return False
+
+
+def _python_re(regex: str) -> Callable[[str], bool]:
+    """wcmatch's regex with Python's ``re``: only for a glob whose regex RE2 cannot express."""
+    compiled = re.compile(regex)
+    return lambda text: compiled.fullmatch(text) is not None
 
 
 E = TypeVar("E", bound=GroupEntry)
@@ -198,7 +200,7 @@ class Probe:
         absolute = path.absolute
         self.abs_parent = absolute[: absolute.rfind("/") + 1]
         self.dir_names: list[str] | None = None
-        self._name_bytes: bytes | bool | None = False
+        self._name_bytes: bytes | None = None
 
     def directory_names(self) -> list[str]:
         """The distinct names of the absolute path's directories, root first."""
@@ -212,14 +214,11 @@ class Probe:
         return self.abs_parent[:-1].rsplit("/", 1)[-1]
 
     @property
-    def name_bytes(self) -> bytes | None:
-        """The file name in UTF-8, or ``None`` when it holds a lone surrogate (then no RE2)."""
-        if self._name_bytes is False:
-            try:
-                self._name_bytes = self.path.name.encode("utf-8")
-            except UnicodeEncodeError:
-                self._name_bytes = None
-        return self._name_bytes if isinstance(self._name_bytes, bytes) else None
+    def name_bytes(self) -> bytes:
+        """The file name as RE2 reads it (``globtable.utf8``)."""
+        if self._name_bytes is None:
+            self._name_bytes = utf8(self.path.name)
+        return self._name_bytes
 
 
 class Group(Generic[E]):
@@ -237,12 +236,12 @@ class Group(Generic[E]):
 
     def add(self, entry: E) -> None:
         """File an entry by what is left to test once the group is reached."""
-        shape = entry.shape
-        if shape.dir_mode == "generic":
+        test = entry.test
+        if test in ("rel", "any", "bare"):
             self.generic.append(entry)
-        elif shape.base == "regex":
+        elif test == "name":
             self.regex.append(entry)
-        elif shape.base == "prefix_suffix" or entry.needle is not None:
+        elif test == "affix" or not entry.settled:
             self.literal.append(entry)
         else:
             self.certain.append(entry)
@@ -255,8 +254,8 @@ class Group(Generic[E]):
         pays for it while loading instead.
         """
         if len(self.literal) > _FEW_LITERAL:
-            moved = [e for e in self.literal if e.shape.base == "prefix_suffix"]
-            self.literal = [e for e in self.literal if e.shape.base != "prefix_suffix"]
+            moved = [e for e in self.literal if e.test == "affix"]
+            self.literal = [e for e in self.literal if e.test != "affix"]
             self.regex = sorted([*self.regex, *moved], key=_order)
         if len(self.regex) >= _EAGER:
             self._regex_matcher()
@@ -266,17 +265,13 @@ class Group(Generic[E]):
     def _regex_matcher(self) -> Re2Sets:
         sets = self._regex_sets
         if sets is None:
-            sets = self._regex_sets = Re2Sets([basename_re2(e.shape.basename) for e in self.regex])
+            sets = self._regex_sets = Re2Sets([re2_pattern(e.shape.basename) for e in self.regex])
         return sets
 
     def _generic_matcher(self) -> Re2Sets:
         sets = self._generic_sets
         if sets is None:
-            forms: list[str | None] = []
-            for entry in self.generic:
-                regex = translate(entry.shape.alternative)
-                forms.append(None if regex is None else re2_form(regex)[0])
-            sets = self._generic_sets = Re2Sets(forms)
+            sets = self._generic_sets = Re2Sets([entry.operand() for entry in self.generic])
         return sets
 
     def collect(self, probe: Probe, out: list[E]) -> None:
@@ -285,14 +280,9 @@ class Group(Generic[E]):
             out.extend(self.certain)
         if self.literal:
             name = probe.path.name
-            size = len(name)
             for entry in self.literal:
                 shape = entry.shape
-                if shape.base == "prefix_suffix" and not (
-                    size >= len(shape.prefix) + len(shape.suffix)
-                    and name.startswith(shape.prefix)
-                    and name.endswith(shape.suffix)
-                ):
+                if entry.test == "affix" and not affixed(name, shape.prefix, shape.suffix):
                     continue
                 if entry.dir_ok(probe.abs_parent):
                     out.append(entry)
@@ -303,14 +293,9 @@ class Group(Generic[E]):
 
     def _collect_regex(self, probe: Probe, out: list[E]) -> None:
         sets = self._regex_matcher()
-        data = probe.name_bytes
         entries = self.regex
         abs_parent = probe.abs_parent
-        if data is None:
-            name = probe.path.name
-            out.extend(e for e in entries if e.name_matches(name) and e.dir_ok(abs_parent))
-            return
-        for index in sets.match(data):
+        for index in sets.match(probe.name_bytes):
             entry = entries[index]
             if entry.dir_ok(abs_parent):
                 out.append(entry)
@@ -326,18 +311,34 @@ class Group(Generic[E]):
             out.extend(e for e in entries if e.generic_matches(path))
             return
         sets = self._generic_matcher()
-        # RE2 without lookarounds is a superset: its hits are confirmed with wcmatch's regex.
-        candidates: set[int] = set(sets.unsupported)
+        # One set match per spelling; each hit is then read by the entry's own test (which
+        # spellings it may match), as the glob table decides it.
+        hits: dict[str, set[int]] = {}
         for spelling in (path.relative, path.absolute, path.name):
-            if spelling is None:
-                continue
-            try:
-                data = spelling.encode("utf-8")
-            except UnicodeEncodeError:
-                candidates.update(range(len(entries)))
-                break
-            candidates.update(sets.match(data))
-        out.extend(entries[i] for i in sorted(candidates) if entries[i].generic_matches(path))
+            if spelling is not None and spelling not in hits:
+                hits[spelling] = set(sets.match(utf8(spelling)))
+        unsupported = set(sets.unsupported)
+        for index in sorted(unsupported.union(*hits.values())):
+            entry = entries[index]
+            if index in unsupported:
+                hit = entry.generic_matches(path)
+            else:
+                hit = spelled(entry.test, _Hit(hits, index), path.relative, path.absolute, path.name)
+            if hit:
+                out.append(entry)
+
+
+class _Hit:
+    """An entry's full-match test, answered from the set matches already made for each spelling."""
+
+    __slots__ = ("hits", "index")
+
+    def __init__(self, hits: dict[str, set[int]], index: int) -> None:
+        self.hits = hits
+        self.index = index
+
+    def __call__(self, spelling: str) -> bool:
+        return self.index in self.hits.get(spelling, ())
 
 
 def _order(entry: GroupEntry) -> int:

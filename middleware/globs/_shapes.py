@@ -18,14 +18,15 @@ Every shape but *generic* is decided with string operations on normalised
 paths (no ``.``/``..`` segments, no ``//``, no trailing ``/``) — and a regex
 basename by RE2 on the file name alone — which is what the property test
 pins against ``wcmatch.glob.globmatch``. Regexes come from wcmatch's own
-translator; ``re2_form`` turns one into a pattern RE2 accepts by dropping
-its lookarounds, which on a bare file name is exact.
+translator (``translate``; ``_re2`` gives their RE2 form).
+
+``placement`` and ``test_of`` name a shape in the terms of the glob table
+(``ruleweave._kernel.globtable``), where the decision itself is made.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
@@ -65,17 +66,6 @@ _SPECIAL = re.compile(r"[*?\[\]\\{}]")
 _LEADING = re.compile(r"[^*?\[\]\\{}]*")
 _SLASHES = re.compile(r"/{2,}")
 
-# Lookarounds wcmatch emits that cannot fail on a bare file name (no ``/``,
-# not ``.`` or ``..``, not empty): dropping them leaves an exact RE2 pattern.
-_NAME_SAFE_LOOKAROUNDS = frozenset({
-    r"(?=[^/])",
-    r"(?![/])",
-    r"(?!\.{1,2}(?:$|[/]))",
-    r"(?!(?:(?<=[/])|(?<=^))(?:\.{1,2})(?:$|[/]))",
-    r"(?!(?:[/]|^)(?:\.{1,2})(?:$|[/]))",
-})
-# An empty negative lookahead never matches; RE2 spells that as a contradiction.
-_NEVER = r"\b\B"
 
 
 def is_malformed(pattern: str) -> bool:
@@ -284,113 +274,60 @@ def shape_of(alternative: str) -> Shape:
 
 def translate(alternative: str) -> str | None:
     """wcmatch's regex for one brace alternative (``None`` when wcmatch refuses it)."""
+    include = translations(alternative)
+    if not include:
+        return None
+    return include[0] if len(include) == 1 else "|".join(f"(?:{part})" for part in include)
+
+
+def translations(alternative: str) -> list[str]:
+    """wcmatch's regexes for one brace alternative, any of which matches (none when wcmatch refuses it)."""
     from wcmatch import glob as wcglob
 
     flags = wcglob.GLOBSTAR | wcglob.DOTGLOB  # ``ALTERNATIVE_FLAGS``: its braces are already expanded
     try:
         include, _exclude = wcglob.translate(alternative, flags=flags)
     except Exception:
-        return None
-    if not include:
-        return None
-    return include[0] if len(include) == 1 else "|".join(f"(?:{part})" for part in include)
+        return []
+    return list(include)
 
 
-def _group_end(regex: str, start: int) -> int:
-    """The index just past the group opened at ``start`` (escapes and classes skipped)."""
-    depth = 0
-    index = start
-    length = len(regex)
-    while index < length:
-        char = regex[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "[":
-            index = _class_end(regex, index)
-            continue
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-        index += 1
-    return length
+Place = Literal["anywhere", "root", "child", "under", "seg_child", "seg_under"]
+"""Where an alternative lets a path be, as the glob table reads it (``_kernel.globtable``)."""
 
 
-def _class_end(regex: str, start: int) -> int:
-    index = start + 1
-    if index < len(regex) and regex[index] == "^":
-        index += 1
-    if index < len(regex) and regex[index] == "]":
-        index += 1
-    while index < len(regex):
-        char = regex[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "]":
-            return index + 1
-        index += 1
-    return len(regex)
-
-
-def re2_form(regex: str) -> tuple[str, bool]:
-    """``regex`` without lookarounds, for RE2; and whether that is exact on bare file names.
-
-    Dropping a lookaround only widens what a regex matches, so the result is
-    always a superset; it is exact on a file name when every dropped lookaround
-    is one wcmatch uses to keep ``/``, ``.`` and ``..`` out of a segment.
-    Atomic groups become plain groups (RE2 has no backtracking to cut).
+def placement(shape: Shape, bare_anywhere: bool) -> tuple[Place, str]:
+    """The place (and its literal directory) an alternative is filed and decided by.
 
     Args:
-        regex: A regex from wcmatch's translator.
+        shape: The alternative's shape.
+        bare_anywhere: Whether a glob without ``/`` matches a file name anywhere (else in
+            the project root only; see ``GlobIndex``).
 
     Returns:
-        The RE2 pattern and whether it is exact for bare names.
+        ``(place, directory)``; the directory ends in ``/`` ('' for ``anywhere`` and ``root``).
     """
-    out: list[str] = []
-    exact = True
-    index = 0
-    length = len(regex)
-    while index < length:
-        char = regex[index]
-        if char == "\\":
-            out.append(regex[index : index + 2])
-            index += 2
-        elif char == "[":
-            end = _class_end(regex, index)
-            out.append(regex[index:end])
-            index = end
-        elif char == "(" and regex.startswith("(?>", index):
-            # An atomic group: wcmatch commits ``*a`` to the first ``a``, which never
-            # loses a match; RE2 does not backtrack, so a plain group is the same.
-            out.append("(?:")
-            index += 3
-        elif char == "(" and regex.startswith(("(?=", "(?!", "(?<=", "(?<!"), index):
-            end = _group_end(regex, index)
-            group = regex[index:end]
-            if group == "(?!)":
-                out.append(_NEVER)
-            elif group not in _NAME_SAFE_LOOKAROUNDS:
-                exact = False
-            index = end
-        else:
-            out.append(char)
-            index += 1
-    return "".join(out), exact
+    mode = shape.dir_mode
+    if not bare_anywhere and mode != "everything" and "/" not in shape.alternative:
+        return "root", ""  # a glob without '/' read against the relative path: root files only
+    relative = bool(shape.directory) and not shape.directory.startswith("/")
+    if mode in ("float", "everything") or (mode == "generic" and not relative):
+        return "anywhere", ""
+    if mode in ("under", "all_under", "generic"):
+        # A generic alternative with a literal relative prefix can only match paths under it.
+        return "under", shape.directory
+    if mode == "child":
+        return "child", shape.directory
+    return ("seg_child" if mode == "seg_child" else "seg_under"), shape.directory
 
 
-@lru_cache(maxsize=4096)
-def basename_re2(basename: str) -> str | None:
-    """An exact RE2 pattern for a one-segment glob tested on bare file names, or ``None``.
-
-    A process-wide cache (bounded, immutable values): rule sets loaded again in
-    one process, and the TTSR path gates, share their translations.
-    """
-    regex = translate(basename)
-    if regex is None:
-        return None
-    pattern, exact = re2_form(regex)
-    return pattern if exact else None
+def test_of(shape: Shape) -> str:
+    """What key and place leave open for an alternative: the glob table's ``test`` (see there)."""
+    if shape.dir_mode == "generic":
+        if shape.directory and not shape.directory.startswith("/"):
+            return "rel"  # a literal relative prefix: only the relative spelling can match
+        alternative = shape.alternative
+        return "bare" if "\\" in alternative or "/" not in alternative.lstrip("*/") else "any"
+    if shape.base == "regex":
+        return "name"
+    return "affix" if shape.base == "prefix_suffix" else ""

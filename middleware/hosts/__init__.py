@@ -1,1 +1,237 @@
-"""Hosts: the CLI agents ruleweave serves through their hooks, one package per agent."""
+"""Hosts: the CLI agents ruleweave serves through their hooks, one declaration per agent.
+
+A host is one module, ``ruleweave.hosts.<name with _>``, whose ``HOST`` is a
+``Host``: its name on the command line, its hook events and the normalised kind
+of each, its tool names and the arguments that name paths, what the agent reads
+itself (left out by default), its context limit per answer, how its hook input
+becomes a ``HookEvent`` and how an answer is encoded back into its output JSON,
+how the hook answers (from a snapshot, or by loading the rules), and its installer.
+``HOSTS`` lists them: ``ruleweave hook`` and ``ruleweave install`` take their
+choices from it, and the hook process (``_command``) imports only the one it runs.
+
+Adding an agent is its module (``codex.py`` with ``HOST = Host(name="codex", ...)``),
+its name in ``HOSTS`` and its installer module; ``tests/hosts/test_registry.py``
+checks that the declaration is complete.
+
+This module is on every hook process's path: standard library only, no ``typing``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # not typing's: the hook's fast path imports this module
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from pathlib import Path
+    from typing import Any, Protocol
+
+    from ruleweave.config import RuleweaveConfig
+    from ruleweave.hosts._hook_log import HookLog
+    from ruleweave.hosts._options import HookOptions
+
+    Answer = dict[str, Any] | None
+    """What a hook prints: a JSON object, or nothing."""
+
+    class Installer(Protocol):
+        """What a host's installer module (``Host.installer``) provides to ``ruleweave install``."""
+
+        def settings_file(self, scope: str, config: RuleweaveConfig) -> Path:
+            """The agent's config file for one of ``Host.scopes``."""
+
+        def install(self, settings: Any, command: str) -> tuple[dict[str, Any], list[str]]:
+            """``settings`` (parsed) with the hook command added; one line per change."""
+
+        def uninstall(self, settings: Any) -> tuple[dict[str, Any], list[str]]:
+            """``settings`` without ruleweave's entries; one line per change."""
+
+
+HOSTS: tuple[str, ...] = ("claude-code",)
+"""Every host, by the name ``ruleweave hook``/``install`` take; ``claude-code`` is declared in
+``ruleweave.hosts.claude_code`` (the name with ``_`` for ``-``)."""
+
+# Normalised event kinds: what happened, whatever the agent calls its event.
+SESSION_START = "session.start"
+"""A new session (the prompt contribution)."""
+SESSION_RESUME = "session.resume"
+"""A resumed session (the prompt contribution, unless already given)."""
+SESSION_CLEAR = "session.clear"
+"""The conversation was cleared (notices re-armed, the prompt contribution again)."""
+SESSION_COMPACT = "session.compact"
+"""The conversation is (being) compacted (notices re-armed)."""
+USER_PROMPT = "user.prompt"
+"""The user sent a prompt (steering)."""
+BEFORE_TOOL = "tool.before"
+"""A tool is about to run (refusals, streamed rules on its complete arguments)."""
+AFTER_TOOL = "tool.after"
+"""A tool ran (notices for the paths it touched)."""
+STOP = "stop"
+"""The model finished its reply (streamed rules on the reply)."""
+CHUNK = "chunk"
+"""A streamed chunk of the model's reply (streamed rules, where the agent exposes chunks)."""
+
+KINDS = frozenset({
+    SESSION_START, SESSION_RESUME, SESSION_CLEAR, SESSION_COMPACT, USER_PROMPT, BEFORE_TOOL, AFTER_TOOL,
+    STOP, CHUNK,
+})
+"""Every normalised event kind."""
+
+# What an answer does, for ``Host.encode``.
+CONTEXT = "context"
+"""Add text to the conversation (the tool result, the prompt, the session's start)."""
+DENY = "deny"
+"""Refuse the tool call, with the text as the reason the model sees."""
+BLOCK = "block"
+"""Keep the model going, with the text as the reason (a reply a streamed rule rejects)."""
+
+REPLIES = frozenset({CONTEXT, DENY, BLOCK})
+"""Every kind of answer a host may be asked to encode."""
+
+MISS = object()
+"""What ``Host.answer_warm`` returns when it cannot answer (the rules are loaded instead)."""
+
+
+class HookEvent:
+    """One hook event, whatever the agent: what ``Host.read_event`` makes of its hook input.
+
+    A plain class with slots: ``dataclasses`` and ``typing`` cost a hook process start-up time.
+
+    Attributes:
+        name: The agent's own name for the event (``PostToolUse``), ``None`` when missing.
+        kind: Its normalised kind (``AFTER_TOOL``), ``None`` for an event ruleweave does not answer.
+        session_id: The agent's session id (``''`` when missing).
+        cwd: The session's directory as the agent sent it (``None`` when absent); the runner
+            refuses one that is not absolute.
+        source: How a session started (``startup``, ``resume``, ``clear``, ``compact``), if given.
+        tool: The tool's name as the agent spells it (``''`` outside tool events).
+        args: The tool's arguments (``{}`` when missing).
+        call_id: The tool call's id, if given.
+        result: The tool's result, as the agent sent it.
+        text: The user's prompt, the model's reply or the streamed chunk (``''`` when none).
+        turn_id: The user turn's id, if given.
+        agent_id: The subagent the event belongs to (``None``: the main agent).
+        stop_active: The agent is already continuing because of a stop hook (never block again).
+    """
+
+    __slots__ = (
+        "agent_id", "args", "call_id", "cwd", "kind", "name", "result", "session_id", "source",
+        "stop_active", "text", "tool", "turn_id",
+    )
+
+    def __init__(
+        self,
+        name: str | None,
+        kind: str | None,
+        session_id: str,
+        *,
+        cwd: str | None = None,
+        source: str | None = None,
+        tool: str = "",
+        args: Mapping[str, Any] | None = None,
+        call_id: str | None = None,
+        result: Any = None,
+        text: str = "",
+        turn_id: str | None = None,
+        agent_id: str | None = None,
+        stop_active: bool = False,
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.session_id = session_id
+        self.cwd = cwd
+        self.source = source
+        self.tool = tool
+        self.args: Mapping[str, Any] = args if args is not None else {}
+        self.call_id = call_id
+        self.result = result
+        self.text = text
+        self.turn_id = turn_id
+        self.agent_id = agent_id
+        self.stop_active = stop_active
+
+
+class Host:
+    """One CLI agent as ruleweave serves it through its hooks (see the module docstring).
+
+    Attributes:
+        name: The agent's name on the command line (``claude-code``).
+        title: Its name in prose (``Claude Code``).
+        events: Each hook event ruleweave answers → its normalised kind (one of ``KINDS``),
+            in the order the installer adds them.
+        tools: Each of the agent's tools that touches files → the argument names that name
+            its paths (a tool's kind comes from ``ruleweave.session.tool_names``).
+        native_provider: The discovery provider whose rules the agent loads itself.
+        native_files: Instruction files the agent loads itself (root and nested).
+        context_limit: The most characters one answer may add to the conversation.
+        read_event: The hook input (a JSON object) → a ``HookEvent``; never raises.
+        encode: ``(event, reply, text)`` → the JSON object the agent reads, ``reply`` one of
+            ``REPLIES``; ``None`` when the agent has no way to say that at this event.
+        answer_warm: ``(payload, options)`` → the answer from the host's snapshot, or ``MISS``;
+            ``None`` for a host without one.
+        answer_cold: ``(payload, options, log, state, write_snapshot)`` → the answer from a freshly
+            loaded rule set (``write_snapshot``: also refresh the snapshot for the next events).
+        scopes: Each config scope ``ruleweave install`` can write (``project``, ``local``,
+            ``user``) → the file it names, for help texts; the first is the default.
+        installer: The module that merges the hooks into the agent's config (``Installer``).
+    """
+
+    __slots__ = (
+        "answer_cold", "answer_warm", "context_limit", "encode", "events", "installer", "name",
+        "native_files", "native_provider", "read_event", "scopes", "title", "tools",
+    )
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str,
+        events: Mapping[str, str],
+        tools: Mapping[str, tuple[str, ...]],
+        native_provider: str | None,
+        native_files: frozenset[str],
+        context_limit: int,
+        read_event: Callable[[Mapping[str, Any]], HookEvent],
+        encode: Callable[[HookEvent, str, str], Answer],
+        answer_warm: Callable[[Mapping[str, Any], HookOptions], object] | None,
+        answer_cold: Callable[[Mapping[str, Any], HookOptions, HookLog, str, bool], Answer],
+        scopes: Mapping[str, str],
+        installer: str,
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.events = events
+        self.tools = tools
+        self.native_provider = native_provider
+        self.native_files = native_files
+        self.context_limit = context_limit
+        self.read_event = read_event
+        self.encode = encode
+        self.answer_warm = answer_warm
+        self.answer_cold = answer_cold
+        self.scopes = scopes
+        self.installer = installer
+
+    def __repr__(self) -> str:
+        return f"Host({self.name!r})"
+
+
+def host(name: str) -> Host:
+    """The declaration of the host ``name`` (its module is imported now).
+
+    Args:
+        name: One of ``HOSTS``.
+
+    Returns:
+        The module's ``HOST``.
+
+    Raises:
+        ConfigError: ``name`` is not in ``HOSTS``.
+    """
+    if name not in HOSTS:
+        from ruleweave.errors import ConfigError
+
+        raise ConfigError(f"unknown agent {name!r}; ruleweave serves {', '.join(HOSTS)}.")
+    module = f"{__name__}.{name.replace('-', '_')}"
+    __import__(module)  # not importlib: the hook's fast path runs without it
+    declared: Host = sys.modules[module].HOST
+    return declared

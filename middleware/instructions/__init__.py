@@ -1,6 +1,6 @@
 """The instruction blob: AGENTS.md / CLAUDE.md files, ``@imports`` and the byte budget.
 
-DESIGN §5 and §6. ``build_instructions`` assembles, in this order:
+docs/instructions.md and docs/notices.md. ``build_instructions`` assembles, in this order:
 
 1. the user tier: ``$CLAUDE_CONFIG_DIR/CLAUDE.md`` (default ``~/.claude/CLAUDE.md``),
    Codex's, Gemini CLI's, Amp's and Goose's user files (``formats.user_files``);
@@ -32,7 +32,7 @@ Claude rule; cut on a line boundary, see ``ruleweave.prompt._cuts``), so the who
 headers and markers included, never exceeds the limit. Should the overhead
 and the markers alone not fit, parts are dropped whole, farthest from cwd
 first, and reported. ``NestedInstructions`` finds the instruction files of
-directories below the walk for a touched path (DESIGN §6).
+directories below the walk for a touched path (docs/notices.md).
 """
 
 from __future__ import annotations

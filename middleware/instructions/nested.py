@@ -1,4 +1,4 @@
-"""Nested instruction files: those in directories below the walk, per touched path (DESIGN §6)."""
+"""Nested instruction files: those in directories below the walk, per touched path (docs/notices.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Text several agents' files share, included once (DESIGN §2).
+"""Text several agents' files share, included once (docs/instructions.md#the-instruction-blob).
 
 A repository often carries one text as ``AGENTS.md``, ``CLAUDE.md``,
 ``GEMINI.md`` and ``.github/copilot-instructions.md``. The blob already keeps

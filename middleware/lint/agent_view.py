@@ -2,7 +2,8 @@
 
 In the agent's own semantics (``agents.AGENTS``): its session-start files on
 the root→cwd walk (only the first per directory for Codex), the always-apply
-rules of its own formats, the rules whose globs attach them to files (with
+rules of its own formats (less the files it never reads, ``agents.Ignore``:
+a Cursor ``.md`` file in ``.cursor/rules``), the rules whose globs attach them to files (with
 how many project files each attaches to, in its glob dialect), the rules it
 reads by description and the manual ones. For ``ruleweave`` it is what a
 ruleweave session's prompt holds.
@@ -10,14 +11,16 @@ ruleweave session's prompt holds.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ruleweave._files.paths import display, walk_down
 from ruleweave.discovery.placement import relative_dir
 from ruleweave.lint.agents import Agent
-from ruleweave.lint.dead_globs import match_globs
+from ruleweave.lint.dead_globs import attached_files
 from ruleweave.lint.limits import session_files
+from ruleweave.lint.reachability import skip_reason
 from ruleweave.lint.sources import LintSources
 from ruleweave.rules import Rule
 
@@ -88,12 +91,22 @@ class AgentView:
         }
 
 
-def agent_view(sources: LintSources, agent: Agent) -> AgentView:
+def viewable(sources: LintSources) -> tuple[Rule, ...]:
+    """Every rule an agent's view draws from: the walk's winners, the copies they shadowed (another
+    agent may read them), then each nested rule folder's rules; user-tier ones included."""
+    found = sources.ruleset.discovery
+    nested = (rule for folder in sources.nested_folders for rule in folder.rules.values())
+    return (*found.rules, *found.shadowed, *nested)
+
+
+def agent_view(sources: LintSources, agent: Agent, counted: Mapping[Rule, int] | None = None) -> AgentView:
     """What ``agent`` loads here and which rules attach by path.
 
     Args:
         sources: What lint looks at.
         agent: The agent.
+        counted: Per rule, the project files it attaches to (``dead_globs.attached_files`` over
+            ``viewable``), when already counted for several views; else counted here.
 
     Returns:
         The view.
@@ -102,11 +115,16 @@ def agent_view(sources: LintSources, agent: Agent) -> AgentView:
     ruleset = sources.ruleset
     found = ruleset.discovery
     folders = sources.nested_folders
-    everything = (*found.rules, *found.shadowed, *(r for f in folders for r in f.rules.values()))
+    everything = viewable(sources)
     if agent.id == "ruleweave":
         own = [*found.rules, *(r for f in folders for r in f.rules.values())]
     else:
-        own = [r for r in everything if r.source.provider in agent.providers]
+        own = [
+            r for r in everything
+            if r.source.provider in agent.providers
+            # a file of its own format it never reads (a Cursor .md file): not in its view
+            and not (r.source.level == "project" and skip_reason(sources, agent, sources.relative(r.path)))
+        ]
 
     def shown(rule: Rule) -> str:
         return display(rule.path, config.root, config.home, home_first=rule.source.level == "user")
@@ -138,10 +156,8 @@ def agent_view(sources: LintSources, agent: Agent) -> AgentView:
             if id(rule) in on_walk and (rule.always_apply or rule.joins_instructions):
                 start.append(Loaded(shown(rule), len(rule.content.encode("utf-8")), "always"))
     scoped = [r for r in own if r.globs and not r.always_apply]
-    counts = match_globs(sources, scoped, count=True).files if scoped else ()
-    attached = tuple(
-        Attached(rule.name, shown(rule), rule.globs, counts[i]) for i, rule in enumerate(scoped)
-    )
+    counts = attached_files(sources, scoped) if counted is None else counted
+    attached = tuple(Attached(rule.name, shown(rule), rule.globs, counts[rule]) for rule in scoped)
     described = tuple(
         (r.name, shown(r), r.description or "") for r in own
         if not r.globs and not r.always_apply and not r.joins_instructions and (r.description or "").strip()

@@ -186,3 +186,8 @@ def dialect_of(provider: str) -> GlobDialect:
 def readers(provider: str) -> tuple[Agent, ...]:
     """The agents that read the rule format of ``provider``."""
     return tuple(entry for entry in AGENTS if provider in entry.providers)
+
+
+def format_label(provider: str) -> str:
+    """The product whose rule format ``provider`` reads (``Cursor``); the provider id when no agent does."""
+    return next((entry.label for entry in readers(provider)), provider)

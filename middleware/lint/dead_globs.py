@@ -12,12 +12,12 @@ glob is dead. A rule whose globs are all dead is also a ``dead-rule``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ruleweave import frontmatter as fm
 from ruleweave.globs import GlobIndex, PathSpellings, glob_problem
-from ruleweave.lint.agents import readers
+from ruleweave.lint.agents import format_label
 from ruleweave.lint.findings import Finding
 from ruleweave.lint.sources import LintSources
 from ruleweave.rules import Rule
@@ -68,7 +68,13 @@ class GlobMatches:
     files: tuple[int, ...] = ()
 
 
-def match_globs(sources: LintSources, rules: Sequence[Rule], *, count: bool = False) -> GlobMatches:
+def match_globs(
+    sources: LintSources,
+    rules: Sequence[Rule],
+    *,
+    count: bool = False,
+    on_file: Callable[[str, list[tuple[int, int]]], None] | None = None,
+) -> GlobMatches:
     """Match every glob of ``rules`` against the project's files in one pass.
 
     A glob without ``/`` (a root-dialect one, see the module docstring) matches root files only.
@@ -78,6 +84,10 @@ def match_globs(sources: LintSources, rules: Sequence[Rule], *, count: bool = Fa
         rules: The rules.
         count: Also count, per rule, the files it attaches to (else the pass stops
             as soon as every glob has matched).
+        on_file: Called with each file some glob attaches a rule to and the
+            ``(rule index, glob index)`` pairs that do, each rule once, with its first
+            matching glob (``ruleweave map`` places rules on directories with it);
+            implies a pass over every file, as ``count`` does.
 
     Returns:
         The matches.
@@ -92,20 +102,38 @@ def match_globs(sources: LintSources, rules: Sequence[Rule], *, count: bool = Fa
     remaining = len(keys)
     for path in sources.listing.paths:
         name = path.rsplit("/", 1)[-1]
-        hit: set[int] = set()
+        hit: dict[int, int] = {}
         for key, _ in index.lookup(PathSpellings(path, prefix + path, name)):
             if key in root_only and "/" in path:
                 elsewhere.add(key)
                 continue
-            hit.add(key[0])
+            hit[key[0]] = min(hit.get(key[0], key[1]), key[1])
             if key not in alive:
                 alive.add(key)
                 remaining -= 1
         for r in hit:
             files[r] += 1
-        if not remaining and not count:
+        if on_file is not None:
+            if hit:
+                on_file(path, sorted(hit.items()))
+        elif not remaining and not count:
             break
     return GlobMatches(frozenset(alive), frozenset(elsewhere - alive), tuple(files) if count else ())
+
+
+def attached_files(sources: LintSources, rules: Sequence[Rule]) -> dict[Rule, int]:
+    """Per rule, how many project files its globs attach it to, all counted in one pass.
+
+    Args:
+        sources: What lint looks at (the file listing).
+        rules: The rules (those without globs count 0).
+
+    Returns:
+        Rule → files.
+    """
+    globbed = [rule for rule in rules if rule.globs]
+    counts = match_globs(sources, globbed, count=True).files if globbed else ()
+    return {**dict.fromkeys(rules, 0), **dict(zip(globbed, counts, strict=True))}
 
 
 def _dead_glob(sources: LintSources, rule: Rule, index: int, only_below_root: bool) -> Finding:
@@ -114,7 +142,7 @@ def _dead_glob(sources: LintSources, rule: Rule, index: int, only_below_root: bo
     if problem is not None:
         why = f"it {problem}"
     elif only_below_root:
-        label = next((a.label for a in readers(rule.source.provider)), rule.source.provider)
+        label = format_label(rule.source.provider)
         why = f"{label} matches a bare glob against files in the project root only (write '**/{glob}')"
     else:
         why = "no file in the project matches it"

@@ -15,10 +15,12 @@
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
+from functools import lru_cache
 
 from ruleweave import frontmatter as fm
 from ruleweave.globs import compile_glob
-from ruleweave.lint.agents import Ignore, readers
+from ruleweave.lint.agents import Agent, Ignore, readers
 from ruleweave.lint.drift import documents
 from ruleweave.lint.findings import Finding
 from ruleweave.lint.sources import LintSources
@@ -105,13 +107,39 @@ def _key_line(sources: LintSources, path: str, keys: tuple[str, ...]) -> int:
     return 1
 
 
+@lru_cache(maxsize=64)
+def _path_test(pattern: str) -> Callable[[str], bool]:
+    """An ``Ignore.path_glob`` compiled once (it is tried against every rule file of its format)."""
+    return compile_glob(pattern)
+
+
 def _skips(ignore: Ignore, path: str, data: dict[str, object]) -> bool:
-    if ignore.path_glob and compile_glob(ignore.path_glob)(path):
+    if ignore.path_glob and _path_test(ignore.path_glob)(path):
         return True
     if ignore.key:
         values = {str(v).strip().lower() for v in fm.as_strings(data.get(ignore.key))}
         return bool(values & set(ignore.values))
     return False
+
+
+def skip_reason(
+    sources: LintSources, agent: Agent, path: str, data: dict[str, object] | None = None
+) -> str | None:
+    """Why ``agent`` never reads the rule file at ``path`` (an ``agents.Ignore`` of its own), if it does not.
+
+    Args:
+        sources: What lint looks at (the file's text).
+        agent: The agent.
+        path: The rule file, relative to the project root.
+        data: Its frontmatter, when already parsed.
+
+    Returns:
+        The ignore's reason (``Cursor reads only .mdc files in .cursor/rules``), or ``None``.
+    """
+    if not agent.ignores:
+        return None
+    found = _frontmatter(sources, path) if data is None else data
+    return next((i.reason for i in agent.ignores if _skips(i, path, found)), None)
 
 
 def _ignored(
@@ -123,10 +151,10 @@ def _ignored(
         return []
     reasons: list[str] = []
     for entry in agents:
-        skip = next((i for i in entry.ignores if _skips(i, path, data)), None)
-        if skip is None:
+        reason = skip_reason(sources, entry, path, data)
+        if reason is None:
             return []
-        reasons.append(skip.reason)
+        reasons.append(reason)
     keys = tuple(i.key for entry in agents for i in entry.ignores if i.key)
     line = _key_line(sources, path, keys) if keys and any(k in data for k in keys) else 1
     return [Finding(

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import ConfigError
-from ruleweave.lint.agent_view import AgentView, agent_view
-from ruleweave.lint.agents import AGENT_IDS
+from ruleweave.lint.agent_view import AgentView, agent_view, viewable
+from ruleweave.lint.agents import AGENT_IDS, Agent
 from ruleweave.lint.agents import agent as agent_named
-from ruleweave.lint.dead_globs import check_dead_globs
+from ruleweave.lint.dead_globs import attached_files, check_dead_globs
 from ruleweave.lint.drift import check_drift
 from ruleweave.lint.findings import Finding
 from ruleweave.lint.limits import check_limits
 from ruleweave.lint.reachability import check_reachability
 from ruleweave.lint.sources import LintSources
+from ruleweave.rules import Rule
 
 CHECKS = (check_dead_globs, check_limits, check_drift, check_reachability)
 """Every check, in the order they run (output is sorted anyway)."""
@@ -80,22 +81,50 @@ def lint(config: RuleweaveConfig, agents: Sequence[str] = ()) -> LintReport:
     Raises:
         ConfigError: An agent id is unknown.
     """
-    chosen = []
-    for name in agents:
+    chosen = agents_named(agents)
+    return lint_sources(LintSources.load(config), chosen)
+
+
+def agents_named(names: Sequence[str]) -> tuple[Agent, ...]:
+    """The agents called ``names``, in that order, without repeats.
+
+    Raises:
+        ConfigError: A name is not an agent lint knows (the message lists them).
+    """
+    chosen: list[Agent] = []
+    for name in names:
         entry = agent_named(name)
         if entry is None:
             raise ConfigError(f"Unknown agent {name!r}; lint knows {', '.join(AGENT_IDS)}.")
         chosen.append(entry)
-    sources = LintSources.load(config)
+    return tuple(dict.fromkeys(chosen))
+
+
+def lint_sources(
+    sources: LintSources, agents: Sequence[Agent] = (), counted: Mapping[Rule, int] | None = None
+) -> LintReport:
+    """Lint what ``sources`` loaded (for a caller that uses the same load for more: ``ruleweave map``).
+
+    Args:
+        sources: The loaded rule set and file listing.
+        agents: The agents whose view to add.
+        counted: Per rule of ``agent_view.viewable``, the project files it attaches to, when the
+            caller counted them already (default: counted here, in one pass for every view).
+
+    Returns:
+        The report, as ``lint`` makes it.
+    """
     findings: list[Finding] = []
     for check in CHECKS:
         findings += check(sources)
     findings += _discovery_findings(sources, findings)
     unique = sorted(dict.fromkeys(findings), key=Finding.sort_key)
+    if counted is None and any(a.providers for a in agents):  # one pass over the listing for every view
+        counted = attached_files(sources, viewable(sources))
     return LintReport(
         findings=tuple(unique),
         rules=len({rule.path for rule in sources.rules}),
         files=len(sources.listing.paths),
         listing=sources.listing.source,
-        views=tuple(agent_view(sources, entry) for entry in dict.fromkeys(chosen)),
+        views=tuple(agent_view(sources, entry, counted) for entry in dict.fromkeys(agents)),
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ruleweave._files.paths import display
 from ruleweave._lru import LruCache
@@ -91,6 +92,25 @@ class BudgetReport:
     used: int
     cut: tuple[tuple[str, int], ...] = ()
     blocks: tuple[BlockBudget, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        """The report as ``ruleweave prompt --json`` spells it (``budget``) and ``ruleweave map`` joins it."""
+        return {
+            "limit": self.limit,
+            "used": self.used,
+            "cut": [
+                {"path": cut.path, "bytes_dropped": cut.bytes_dropped, "block": block.block,
+                 "name": cut.name or None}
+                for block in self.blocks
+                for cut in block.cut
+            ],
+            "blocks": [
+                {"block": block.block, "limit": block.limit, "used": block.used,
+                 "cut": [{"path": c.path, "name": c.name or None, "bytes_dropped": c.bytes_dropped}
+                         for c in block.cut]}
+                for block in self.blocks
+            ],
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, get_args
 
 from ruleweave._text.echo import shown
+from ruleweave.errors import RuleweaveError
 from ruleweave.prompt.parts import check_templates
 from ruleweave.rules import InterruptMode
 
@@ -35,8 +36,9 @@ _MAX_TEXT = 1024 * 1024
 _MAX_TEMPLATE = 64 * 1024
 
 
-class OptionError(ValueError):
-    """A logged option's value cannot be used (the message says why)."""
+class OptionError(RuleweaveError, ValueError):
+    """A logged option's value cannot be used (the message says why); ``replay`` turns it into a
+    ``ReplayError`` naming the option."""
 
 
 def _integer(low: int, high: int) -> Callable[[Any], Any]:

@@ -1,7 +1,8 @@
 """Sessions: ``RuleSession`` (the one object an adapter talks to), its notices, ``rule://`` and pools.
 
 * ``RuleSession`` (``_session``) answers an agent loop's moments: the prompt,
-  each tool call's notice, streamed deltas, steering;
+  each tool call's notice, streamed deltas (``_streams``), steering
+  (``_steering``), over the state and fail-open store calls of ``_core``;
 * ``notices`` decides which scoped rules and nested instruction files a tool
   call calls for (``Injection``);
 * ``touch`` reads which paths a tool call touched; ``tool_names`` maps

@@ -12,6 +12,12 @@ store.
 A store that fails mid-session (Redis restarted, disk full) never raises
 into the agent: the call goes on as if nothing applied, a ``store_error``
 event records the cause, and the next call tries the store again.
+
+The session is put together from its parts, one concern each: ``_core``
+(state, events and the fail-open store calls), ``_streams`` (streamed rules),
+``_steering`` (the SkillSpec decision and refusals); this module adds the
+moments that span them: the prompt, a tool call's notices and their ledger,
+a user turn, the checks before a tool call, and ``rule://``.
 """
 
 from __future__ import annotations
@@ -20,26 +26,24 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ruleweave._files.paths import display
+from ruleweave._kernel.ledger import NOTICE_PREFIX
 from ruleweave._text.echo import loggable
-from ruleweave.errors import RuleNotFound
-from ruleweave.session._core import check_call, check_text
+from ruleweave.errors import RuleNotFoundError
+from ruleweave.session._core import check_call
+from ruleweave.session._steering import SessionSteering
 from ruleweave.session._streams import SessionStreams
 from ruleweave.session.notices import CallNotices, Injection, Match
-from ruleweave.session.touch import parse_args
-from ruleweave.steering.current import DECISION_KEY
 from ruleweave.store import LedgerEntries
 
 if TYPE_CHECKING:
     from ruleweave.prompt.parts import PromptParts
     from ruleweave.session.rule_uri import RuleDocument
-    from ruleweave.steering import Decision, Refusal
-    from ruleweave.steering.evaluate import ExtensionPredicate
-    from ruleweave.steering.facts import Heuristic
+    from ruleweave.steering import Refusal
     from ruleweave.ttsr.route import TtsrRoute
     from ruleweave.ttsr.watcher import TtsrHit
 
 
-class RuleSession(SessionStreams):
+class RuleSession(SessionSteering, SessionStreams):
     """Rules woven into one agent session. Get one from ``RuleSet.session(...)`` or a ``SessionPool``.
 
     Args:
@@ -54,7 +58,7 @@ class RuleSession(SessionStreams):
         ArgumentTypeError: ``session_id`` is not a non-empty string.
     """
 
-    # -- prompt -----------------------------------------------------------
+    # -- prompt ------------------------------------------------------------
 
     def prompt_parts(self, custom_system_prompt: str | None = None) -> PromptParts:
         """The prompt blocks, the instruction blob and its budget report.
@@ -75,7 +79,7 @@ class RuleSession(SessionStreams):
         """Everything ruleweave adds to the system prompt, as one string."""
         return self.prompt_parts(custom_system_prompt).text
 
-    # -- after a tool call ------------------------------------------------
+    # -- after a tool call -------------------------------------------------
 
     def after_tool_call(
         self,
@@ -244,13 +248,15 @@ class RuleSession(SessionStreams):
 
     def compacted(self) -> None:
         """Re-arm every notice: call when the whole conversation history was summarised."""
-        self._safely("release", lambda: self.store.release(self.session_id, "inject:"), None)
+        self._safely("release", lambda: self.store.release(self.session_id, NOTICE_PREFIX), None)
         self._emit("compacted")
 
     async def acompacted(self) -> None:
         """Async twin of ``compacted``."""
-        await self._asafely("release", lambda: self.store.arelease(self.session_id, "inject:"), None)
+        await self._asafely("release", lambda: self.store.arelease(self.session_id, NOTICE_PREFIX), None)
         self._emit("compacted")
+
+    # -- a user turn -------------------------------------------------------
 
     def new_user_turn(self, text: str, turn_id: str, facts: Mapping[str, bool] | None = None) -> bool:
         """Start a user turn once, however many processes or model calls see it.
@@ -284,146 +290,7 @@ class RuleSession(SessionStreams):
             await self.aturn_start()
         return won
 
-    # -- steering -----------------------------------------------------------
-
-    @property
-    def decision(self) -> Decision | None:
-        """The current turn's steering decision (``None`` before ``steer`` or without a spec)."""
-        return self._current_decision()
-
-    def steer(
-        self,
-        user_text: str,
-        facts: Mapping[str, bool] | None = None,
-        *,
-        predicates: Mapping[str, ExtensionPredicate] | None = None,
-        heuristics: Mapping[str, Heuristic] | None = None,
-    ) -> Decision | None:
-        """Decide this user turn with the SkillSpec; its ``<steering>`` block joins the prompt.
-
-        The decision is kept in the store, so ``check_tool`` in another process
-        sharing the session refuses what this one forbade.
-
-        Args:
-            user_text: What the user asked.
-            facts: Task facts the caller knows (they win over keyword heuristics).
-            predicates: Functions deciding ``x-`` predicates, by name.
-            heuristics: Replacements for the keyword heuristics, by fact.
-
-        Returns:
-            The ``Decision``, or ``None`` when the rule set has no usable SkillSpec.
-
-        Raises:
-            ConfigError: A fact, heuristic or predicate name the spec does not know.
-            ArgumentTypeError: ``user_text`` is not a string, or ``facts`` not a mapping.
-        """
-        decision = self._steer(user_text, facts, predicates, heuristics)
-        saved = self._steering.json
-        if decision is not None and saved is not None:
-            self._safely("put", lambda: self.store.put(self.session_id, DECISION_KEY, saved), None)
-        return decision
-
-    async def asteer(
-        self,
-        user_text: str,
-        facts: Mapping[str, bool] | None = None,
-        *,
-        predicates: Mapping[str, ExtensionPredicate] | None = None,
-        heuristics: Mapping[str, Heuristic] | None = None,
-    ) -> Decision | None:
-        """Async twin of ``steer``."""
-        decision = self._steer(user_text, facts, predicates, heuristics)
-        saved = self._steering.json
-        if decision is not None and saved is not None:
-            await self._asafely("put", lambda: self.store.aput(self.session_id, DECISION_KEY, saved), None)
-        return decision
-
-    def _steer(
-        self,
-        user_text: str,
-        facts: Mapping[str, bool] | None,
-        predicates: Mapping[str, ExtensionPredicate] | None,
-        heuristics: Mapping[str, Heuristic] | None,
-    ) -> Decision | None:
-        check_text("The user's text", user_text, facts)
-        decision = self._steering.decide(user_text, facts, predicates, heuristics)
-        if decision is not None:
-            self._emit(
-                "steering",
-                route=decision.route,
-                route_order=list(decision.route_order),
-                forbid=list(decision.forbid),
-                elicit=[e.id for e in decision.elicit],
-                matched_rules=list(decision.matched_rules),
-            )
-        return decision
-
-    def _current_decision(self) -> Decision | None:
-        """The session's decision as the store has it (another worker may have steered since)."""
-        current = self._steering
-        if not current.active:
-            return None
-        raw = self._safely("get", lambda: self.store.get(self.session_id, DECISION_KEY), None)
-        if not current.load(raw):
-            self._emit("store_error", operation="get", error="unreadable steering decision")
-        return current.decision
-
-    @property
-    def decision_json(self) -> str | None:
-        """The current decision as JSON (for an adapter that keeps it in its thread state too)."""
-        self._current_decision()
-        return self._steering.json
-
-    def restore_decision(self, raw: str | None) -> None:
-        """Adopt a decision an adapter kept (``decision_json``) when the store has none.
-
-        A thread resumed by a fresh process with an empty store (a restart, a
-        human-in-the-loop resume) keeps refusing what its last turn forbade.
-        Unreadable text is ignored.
-        """
-        if raw is None or not self._steering.active or raw == self._steering.json:
-            return  # nothing kept, or it is the decision this session holds already
-        if self._current_decision() is None and self._steering.load(raw):
-            self._safely("put", lambda: self.store.put(self.session_id, DECISION_KEY, raw), None)
-
-    def read_rule(self, name: str) -> str:
-        """The text a ``read_rule`` tool answers with: the rule, or why there is none (never raises).
-
-        Args:
-            name: A rule name or ``rule://`` address, as the model wrote it.
-
-        Returns:
-            ``[rule: name]`` and the rule's full text, or one sentence listing what exists.
-        """
-        try:
-            document = self.resolve(name if isinstance(name, str) else str(name))
-        except RuleNotFound as exc:
-            return str(exc)
-        return f"[rule: {document.name}]\n{document.content}"
-
-    def check_tool(self, name: str, args: Any) -> Refusal | None:
-        """Refuse a tool call the current decision forbids, before it runs.
-
-        Args:
-            name: The tool's name.
-            args: Its arguments (mapping or JSON string).
-
-        Returns:
-            The ``Refusal`` (its ``message`` names the rule and reason), or ``None``.
-
-        Raises:
-            ArgumentTypeError: ``name`` is not a string.
-        """
-        check_call(name)
-        refusal = self._steering.check(name, parse_args(args)) if self._current_decision() else None
-        self._emit(
-            "tool_check",
-            tool=name,
-            refused=refusal is not None,
-            rule=refusal.rule if refusal else None,
-            forbidden=refusal.forbidden if refusal else None,
-        )
-        return refusal
+    # -- before a tool call ------------------------------------------------
 
     def before_tool_call(self, name: str, args: Any, *, call_id: str | None = None) -> Refusal | None:
         """Everything to check before a complete tool call runs: steering, then streamed rules.
@@ -456,7 +323,22 @@ class RuleSession(SessionStreams):
         hit = await self.awatch("tool", "", tool=name, call_id=call_id, args=args)
         return None if hit is None else _ttsr_refusal(name, await self.aroute(hit, complete_call=True))
 
-    # -- rule:// ----------------------------------------------------------
+    # -- rule:// -----------------------------------------------------------
+
+    def read_rule(self, name: str) -> str:
+        """The text a ``read_rule`` tool answers with: the rule, or why there is none (never raises).
+
+        Args:
+            name: A rule name or ``rule://`` address, as the model wrote it.
+
+        Returns:
+            ``[rule: name]`` and the rule's full text, or one sentence listing what exists.
+        """
+        try:
+            document = self.resolve(name if isinstance(name, str) else str(name))
+        except RuleNotFoundError as exc:
+            return str(exc)
+        return f"[rule: {document.name}]\n{document.content}"
 
     def resolve(self, uri: str) -> RuleDocument:
         """The rule a ``rule://<name>`` address names, from this session's own rule set.
@@ -468,7 +350,7 @@ class RuleSession(SessionStreams):
             The ``RuleDocument``.
 
         Raises:
-            RuleNotFound: The name is empty or names no rule; the message lists
+            RuleNotFoundError: The name is empty or names no rule; the message lists
                 the available names.
             ArgumentTypeError: ``uri`` is not a string.
         """
@@ -477,7 +359,7 @@ class RuleSession(SessionStreams):
         name = rule_name(uri)
         try:
             found = document(name, self.ruleset.find_rule, self.ruleset.rule_names)
-        except RuleNotFound:
+        except RuleNotFoundError:
             self._emit("resolve", name=name[:200], found=False)
             raise
         self._emit("resolve", name=name, found=True)

@@ -13,7 +13,6 @@ here does store I/O, and matching works on ``str`` paths only.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property, lru_cache
@@ -23,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from ruleweave import prompt
 from ruleweave._files.paths import real_inside
 from ruleweave._files.reading import read_text
+from ruleweave._kernel import ledger
+from ruleweave._kernel.paths import in_project
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.nested import NestedFolder, NestedRules
 from ruleweave.globs import GlobIndex, PathSpellings
@@ -73,20 +74,15 @@ class Match(NamedTuple):
         folder's listing by its directory.
         """
         if self.kind == "instructions":
-            return f"inject:{self.path}"
+            return ledger.instructions_key(self.path)
         if self.kind == "listing":
-            return f"inject:{self.path}#rules"
-        return f"inject:{rule_id(self.path, self.name)}"
+            return ledger.listing_key(self.path)
+        return ledger.rule_key(self.path, self.name)
 
     @property
     def record(self) -> str:
         """What the notice ledger keeps for this notice (everything but the body)."""
-        return json.dumps([self.kind, self.name, self.path, self.trigger, self.glob], ensure_ascii=False)
-
-
-def rule_id(path: str, name: str) -> str:
-    """A rule notice's identity: its source path and its name (see ``Match.key``)."""
-    return f"{path}#{name}"
+        return ledger.record(self.kind, self.name, self.path, self.trigger, self.glob)
 
 
 class CallNotices(NamedTuple):
@@ -187,23 +183,13 @@ class Notices:
         return os.path.realpath(self.config.root).rstrip("/") + "/"
 
     def in_project(self, path: str) -> str:
-        """``path``, re-spelled under the project root when only a symlink hides that it is there.
+        """``path``, re-spelled under the project root when only a symlink hides that it is there
+        (``ruleweave._kernel.paths.in_project``)."""
+        return in_project(path, self._root_prefix, self._real_root_prefix)
 
-        A tool may name a file through a link to the project (``/tmp`` vs
-        ``/private/tmp``, a linked checkout) or by its real path while the
-        session was started through the link; both reach the same file, so
-        both must be matched relative to the project root.
-        """
-        if path.startswith(self._root_prefix):
-            return path
-        try:
-            real = os.path.realpath(path)
-        except (OSError, ValueError):
-            return path
-        real_prefix = self._real_root_prefix
-        if real.startswith(real_prefix) and len(real) > len(real_prefix):
-            return self._root_prefix + real[len(real_prefix) :]
-        return path
+    def glob_table(self) -> list[list[Any]]:
+        """The scoped rules' globs as rows (``ruleweave._kernel.globtable``), keyed by rule name."""
+        return self._index.table()
 
     def spellings(self, path: str | Path) -> PathSpellings:
         """The three spellings of an absolute, normalised path that globs are tried against."""
@@ -260,7 +246,7 @@ class Notices:
             trigger = spelled.relative or path
             for name, glob in self._index.lookup(spelled):
                 rule = self._by_name[name]
-                key = rule_id(rule.path, rule.name)
+                key = ledger.rule_id(rule.path, rule.name)
                 if key in seen or not self._passes_gate(rule, path, written):
                     continue
                 seen.add(key)
@@ -300,10 +286,10 @@ class Notices:
         Returns ``None`` for a record this rule set no longer knows (the rule was
         removed, or the record is not ruleweave's).
         """
-        try:
-            kind, name, path, trigger, glob = json.loads(record)
-        except (ValueError, TypeError):
+        fields = ledger.read_record(record)
+        if fields is None:
             return None
+        kind, name, path, trigger, glob = fields
         if kind == "rule":
             rule = self._by_name.get(name)
             if rule is None and self.nested_rules is not None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ruleweave._text.echo import shown
-from ruleweave.errors import ArgumentTypeError, RuleNotFound
+from ruleweave.errors import ArgumentTypeError, RuleNotFoundError
 from ruleweave.rules import Bucket, Rule
 
 RULE_SCHEME = "rule://"
@@ -74,7 +74,7 @@ def document(
         available: The names to list when there is none (``RuleSet.rule_names``).
 
     Raises:
-        RuleNotFound: The name is empty or names no rule; the message lists the available names.
+        RuleNotFoundError: The name is empty or names no rule; the message lists the available names.
     """
     found = find(name) if name else None
     if found is None:
@@ -82,7 +82,7 @@ def document(
         listing = ", ".join(names) if names else "(none)"
         shown = name if len(name) <= 200 else name[:200] + "…"
         what = "rule:// needs a rule name" if not name else f"No rule named {shown!r}"
-        raise RuleNotFound(f"{what}; available rules: {listing}.", name=name, available=names)
+        raise RuleNotFoundError(f"{what}; available rules: {listing}.", name=name, available=names)
     rule, bucket = found
     return RuleDocument(
         name=rule.name,

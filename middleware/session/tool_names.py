@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from ruleweave._kernel.paths import PATCH_KEYS
+
 DEFAULT_TOOL_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "read": ("read", "read_file", "view", "view_file", "open_file", "cat", "notebookread"),
@@ -62,7 +64,6 @@ class ToolNames:
 
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.M)
 _DIFF_FILE = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(.+?)(?:\t.*)?\s*$", re.M)
-_PATCH_KEYS = ("input", "patch", "diff", "command")
 
 
 def patch_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
@@ -75,7 +76,7 @@ def patch_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
     Returns:
         The paths, in patch order (``/dev/null`` left out).
     """
-    for key in _PATCH_KEYS:
+    for key in PATCH_KEYS:
         text = args.get(key)
         if isinstance(text, list):  # Codex shell form: ["apply_patch", "<patch>"]
             text = "\n".join(t for t in text if isinstance(t, str))

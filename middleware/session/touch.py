@@ -1,65 +1,29 @@
 """Which files a tool call touched, read from its arguments.
 
-A registry maps tool names to extractors; the default reads the argument
-keys ``file_path``, ``path``, ``paths``, ``notebook_path``, ``target_file``,
+A registry maps tool names to extractors; the default,
+``ruleweave._kernel.paths.default_paths``, reads the argument keys
+``file_path``, ``path``, ``paths``, ``notebook_path``, ``target_file``,
 ``filename`` and any key ending in ``path``/``paths`` (one level of nesting
 too, for tools whose arguments wrap a payload). Arguments may be a mapping
 or a JSON string (the OpenAI wire format). Anything odd — numbers, huge
 strings, NUL bytes, non-string list items — is skipped, never raised on.
+Turning what an extractor reads into absolute paths is the kernel's
+``call_paths``, which the Claude Code hook's warm path calls too.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ruleweave._kernel.paths import call_paths, default_paths
 from ruleweave.session.tool_names import ToolNames, patch_paths
 
 Extractor = Callable[[str, Mapping[str, Any]], Iterable[str]]
 """``(tool_name, args) -> path strings`` for one kind of tool."""
-
-PATH_KEYS = frozenset(
-    {"file_path", "path", "paths", "notebook_path", "target_file", "filename"}
-)
-_MAX_PATH_CHARS = 4096
-_MAX_PATHS = 256
-
-
-def _usable(value: str) -> bool:
-    return 0 < len(value) <= _MAX_PATH_CHARS and "\x00" not in value and "\n" not in value
-
-
-def _strings(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        if _usable(value):
-            yield value
-    elif isinstance(value, (list, tuple)):
-        for item in value[:_MAX_PATHS]:
-            if isinstance(item, str) and _usable(item):
-                yield item
-
-
-def _is_path_key(key: object) -> bool:
-    if not isinstance(key, str):
-        return False
-    lowered = key.lower()
-    return lowered in PATH_KEYS or lowered.endswith(("path", "paths"))
-
-
-def default_extractor(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
-    """Path strings under the well-known argument keys (and one nested level)."""
-    for key, value in args.items():
-        if _is_path_key(key):
-            yield from _strings(value)
-        elif isinstance(value, Mapping):
-            for inner_key, inner in value.items():
-                if _is_path_key(inner_key):
-                    yield from _strings(inner)
 
 
 def parse_args(args: Any) -> Mapping[str, Any]:
@@ -87,7 +51,7 @@ class TouchExtractors:
     def __init__(
         self,
         extractors: Mapping[str, Extractor] | None = None,
-        default: Extractor = default_extractor,
+        default: Extractor = default_paths,
         names: ToolNames | None = None,
     ) -> None:
         self._by_tool = {name.lower(): fn for name, fn in (extractors or {}).items()}
@@ -98,6 +62,11 @@ class TouchExtractors:
     def register(self, tool: str, extractor: Extractor) -> None:
         """Use ``extractor`` for calls of ``tool``."""
         self._by_tool[tool.lower()] = extractor
+
+    @property
+    def registered(self) -> frozenset[str]:
+        """The tool names (lower-cased) that have an extractor of their own."""
+        return frozenset(self._by_tool)
 
     def paths(self, tool: str, args: Any, cwd: Path) -> list[Path]:
         """Absolute, normalised paths the call touched (deduplicated, in argument order).
@@ -117,23 +86,8 @@ class TouchExtractors:
         mapping = parse_args(args)
         lowered = tool.lower() if isinstance(tool, str) else ""
         extractor = self._by_tool.get(lowered, self._default)
-        out: dict[str, None] = {}
-        try:
-            if not mapping:  # a hostile mapping may raise even here
-                return []
-            found: Iterable[str] = extractor(tool, mapping)
-            if extractor is self._default and self._names.canonical(lowered) in ("edit", "write"):
-                found = itertools.chain(found, patch_paths(tool, mapping))
-            for raw in found:
-                if not isinstance(raw, str) or not _usable(raw):
-                    continue
-                joined = raw if raw.startswith("/") else os.path.join(cwd, raw)
-                out[os.path.normpath(joined)] = None
-                if len(out) >= _MAX_PATHS:
-                    break
-        except Exception:
-            return list(out)
-        return list(out)
+        patches = extractor is self._default and self._names.canonical(lowered) in ("edit", "write")
+        return call_paths(tool, mapping, cwd, extractor, patch_paths if patches else None)
 
 
 WRITE_KEYS = frozenset({"content", "new_string", "new_source", "text", "code", "contents", "patch"})

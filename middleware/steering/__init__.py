@@ -5,7 +5,8 @@ Modules:
 - :mod:`~ruleweave.steering.model` and :mod:`~ruleweave.steering.sections`:
   the document (frozen pydantic models of the whole reference grammar);
 - :mod:`~ruleweave.steering.yamldoc`: YAML read the reference's way, with lines;
-- :mod:`~ruleweave.steering.loader`: every problem listed, with its line;
+- :mod:`~ruleweave.steering.loader`: every problem listed, with its line
+  (a :class:`~ruleweave.steering.issue.SpecIssue` each);
 - :mod:`~ruleweave.steering.validation` and :mod:`~ruleweave.steering.crossrefs`:
   identifiers, duplicates, references, orphans, cycles;
 - :mod:`~ruleweave.steering.imports` and :mod:`~ruleweave.steering.sidecars`:
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 from ruleweave._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from ruleweave.errors import SpecIssue, SpecReadError, SpecValidationError
+    from ruleweave.errors import SpecReadError, SpecValidationError
     from ruleweave.steering.decision import (
         DECISION_JSON_KEYS,
         ChoiceView,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from ruleweave.steering.evaluate import ExtensionPredicate, decide, default_route_order
     from ruleweave.steering.facts import DEFAULT_HEURISTICS, Heuristic, KeywordHeuristic, says
     from ruleweave.steering.imports import ImportGraph, ResolvedImport, resolve_imports
+    from ruleweave.steering.issue import SpecIssue
     from ruleweave.steering.loader import SpecReport, check_spec, inspect_spec, load_spec, parse_spec
     from ruleweave.steering.model import (
         STANDARD_PREDICATES,
@@ -91,7 +93,7 @@ _EXPORTS: dict[str, str] = {
     "STANDARD_PREDICATES": "ruleweave.steering.model",
     "ScenarioTest": "ruleweave.steering.model",
     "SkillSpec": "ruleweave.steering.model",
-    "SpecIssue": "ruleweave.errors",
+    "SpecIssue": "ruleweave.steering.issue",
     "SpecReadError": "ruleweave.errors",
     "SpecValidationError": "ruleweave.errors",
     "TestReport": "ruleweave.steering.scenarios",

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ruleweave.errors import SpecIssue
+from ruleweave.steering.issue import SpecIssue
 from ruleweave.steering.validation import Checker, items, keys, table, text
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ another SkillSpec into the document. Each ``path`` resolves relative to the
 folder holding the ``skill.spec.yml``, nested imports included (they are links
 between import ids through ``requires.imports``, not nested path scopes).
 
-Checks, each becoming a :class:`~ruleweave.errors.SpecIssue` with the file
+Checks, each becoming a :class:`~ruleweave.steering.issue.SpecIssue` with the file
 and the line of the import:
 
 - the path is local and relative (no absolute path, no URL) — as the reference;
@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from ruleweave._files.paths import is_within
 from ruleweave._files.reading import read_text
-from ruleweave.errors import SpecIssue
+from ruleweave.steering.issue import SpecIssue
 from ruleweave.steering.model import SkillSpec
 from ruleweave.steering.source import SourceMap
 

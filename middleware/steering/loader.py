@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 from ruleweave._files.paths import real_inside, real_path
 from ruleweave._files.reading import read_text
 from ruleweave.config import RuleweaveConfig
-from ruleweave.errors import SpecIssue, SpecReadError, SpecValidationError
+from ruleweave.errors import SpecReadError, SpecValidationError
 from ruleweave.rules import DiscoveryWarning
+from ruleweave.steering.issue import SpecIssue
 from ruleweave.steering.locate import find_spec
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The SkillSpec v0 document as frozen pydantic models (DESIGN §9).
+"""The SkillSpec v0 document as frozen pydantic models (docs/steering.md).
 
 Every object of the grammar is strict, as in the reference implementation:
 an unknown field is a validation error, so a misspelled ``preferr:`` never

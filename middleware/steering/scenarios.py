@@ -69,7 +69,7 @@ class TestReport(BaseModel):
         return len(self.results) - self.passed
 
     def to_json(self) -> dict[str, Any]:
-        """The report as ``ruleweave spec test --json`` prints it (DESIGN §12).
+        """The report as ``ruleweave spec test --json`` prints it (docs/cli.md#json-output).
 
         Returns:
             ``{"tests": [{"name", "passed", "failures"}], "passed", "failed"}``.

@@ -20,7 +20,7 @@ import stat
 from pathlib import Path, PurePath
 
 from ruleweave._files.paths import is_within
-from ruleweave.errors import SpecIssue
+from ruleweave.steering.issue import SpecIssue
 from ruleweave.steering.model import SkillSpec
 from ruleweave.steering.source import SourceMap, YamlPath
 

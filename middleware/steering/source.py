@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ruleweave.errors import SpecIssue
+from ruleweave.steering.issue import SpecIssue
 
 YamlPath = tuple[str | int, ...]
 """A position in the document: mapping keys and list indexes from the root."""

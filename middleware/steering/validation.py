@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ruleweave.errors import SpecIssue
+from ruleweave.steering.issue import SpecIssue
 from ruleweave.steering.model import ACTION_SECTIONS, Expectation
 from ruleweave.steering.source import SourceMap, YamlPath, describe
 from ruleweave.steering.yamldoc import scalar_text

@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from ruleweave.errors import SpecIssue
+from ruleweave.steering.issue import SpecIssue
 from ruleweave.steering.source import SourceMap, YamlPath, describe_path
 
 MAX_NODES = 100_000

@@ -1,34 +1,36 @@
 """``RedisStore``: session state in Redis, one Lua round trip per operation.
 
-Key layout, per session (``P`` = the key prefix, default ``ruleweave:``)::
+A session's state is three hashes under one hash tag (the key layout and the
+scripts are in ``ruleweave.store._redis_scripts``). Every operation is one
+EVALSHA (or one DEL for ``forget``) that also renews the session's TTL with
+PEXPIRE, so a session lives ``ttl`` seconds after its last use. A script
+missing from the server (after a restart) costs one extra EVAL, once.
 
-    P{<session>}:claims   hash  claimed key -> "-" (no call) | "+" + call id
-    P{<session>}:calls    hash  call id -> JSON [[key, record], ...] in claim order
-    P{<session>}:values   hash  value key -> string (counters too: HINCRBY)
-
-The session id sits in a ``{…}`` hash tag, so Redis Cluster keeps a session's
-three keys on one slot and a Lua script may touch them together. In the tag
-``%``, ``{`` and ``}`` are percent-encoded (so no session id can close the
-tag early or collide with another), and the empty id, which would make the
-empty tag Redis ignores, is written ``%00`` (no other id encodes to that).
-
-Every operation is one EVALSHA (or one DEL for ``forget``) that also renews
-the session's TTL with PEXPIRE, so a session lives ``ttl`` seconds after its
-last use. A script missing from the server (after a restart) costs one
-extra EVAL, once.
+This module imports without redis-py (``from ruleweave import *`` works
+without the ``redis`` extra); building a ``RedisStore`` then raises
+``MissingDependencyError`` naming the extra.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ruleweave.errors import ConfigError, MissingDependencyError, StoreError
+from ruleweave.store._redis_scripts import (
+    CLAIM_MANY,
+    FORGET_CALLS,
+    GET,
+    INCR,
+    LEDGER,
+    PUT,
+    RELEASE,
+    Script,
+    session_keys,
+)
 from ruleweave.store.base import LedgerEntries
 
 try:
@@ -39,8 +41,10 @@ try:
     from redis.backoff import ExponentialBackoff
     from redis.exceptions import ConnectionError as RedisConnectionError
     from redis.exceptions import NoScriptError, RedisError
-except ImportError as exc:  # pragma: no cover - exercised in a subprocess without redis
-    raise MissingDependencyError("redis", "redis") from exc
+except ImportError as exc:  # exercised in a subprocess without redis
+    _MISSING: ImportError | None = exc
+else:
+    _MISSING = None
 
 DEFAULT_PREFIX = "ruleweave:"
 """What every key of a ``RedisStore`` starts with."""
@@ -54,162 +58,13 @@ DEFAULT_TIMEOUT = 5.0
 _ASYNC_ONLY = "This RedisStore has only an async client; use the async methods or pass client=."
 _RETRIES = 2  # reconnects after a dropped connection; then the caller gets StoreError
 
-# Shared by every script: renew the session's keys (PEXPIRE on a missing key does nothing).
-_TOUCH = """
-local function touch()
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
-end
-"""
-
-# KEYS: claims, calls, values. ARGV: ttl ms, '1' if a call id is given, the call id,
-# then key, record pairs. Returns 1/0 per key. HSETNX makes exactly one caller the winner.
-_CLAIM_MANY = _TOUCH + """
-local marker = '-'
-if ARGV[2] == '1' then marker = '+' .. ARGV[3] end
-local won, added = {}, {}
-for i = 4, #ARGV, 2 do
-  if redis.call('HSETNX', KEYS[1], ARGV[i], marker) == 1 then
-    won[#won + 1] = 1
-    if ARGV[2] == '1' then added[#added + 1] = {ARGV[i], ARGV[i + 1]} end
-  else
-    won[#won + 1] = 0
-  end
-end
-if #added > 0 then
-  local held = redis.call('HGET', KEYS[2], ARGV[3])
-  local list = held and cjson.decode(held) or {}
-  for _, pair in ipairs(added) do list[#list + 1] = pair end
-  redis.call('HSET', KEYS[2], ARGV[3], cjson.encode(list))
-end
-touch()
-return won
-"""
-
-# ARGV: ttl ms, prefix. Prefix match by byte comparison (string.sub), so no pattern
-# character in a key or prefix means anything. Drops the released keys' ledger entries.
-_RELEASE = _TOUCH + """
-local prefix = ARGV[2]
-if prefix == '' then
-  redis.call('DEL', KEYS[1], KEYS[2])
-  touch()
-  return 0
-end
-local n = #prefix
-local all = redis.call('HGETALL', KEYS[1])
-local gone = {}
-for i = 1, #all, 2 do
-  local key, held = all[i], all[i + 1]
-  if string.sub(key, 1, n) == prefix then
-    redis.call('HDEL', KEYS[1], key)
-    if string.sub(held, 1, 1) == '+' then
-      local call = string.sub(held, 2)
-      gone[call] = gone[call] or {}
-      gone[call][key] = true
-    end
-  end
-end
-for call, keys in pairs(gone) do
-  local held = redis.call('HGET', KEYS[2], call)
-  if held then
-    local keep = {}
-    for _, pair in ipairs(cjson.decode(held)) do
-      if not keys[pair[1]] then keep[#keep + 1] = pair end
-    end
-    if #keep == 0 then
-      redis.call('HDEL', KEYS[2], call)
-    else
-      redis.call('HSET', KEYS[2], call, cjson.encode(keep))
-    end
-  end
-end
-touch()
-return 0
-"""
-
-# ARGV: ttl ms, call ids. Returns, per call id, its JSON pair list or ''.
-_LEDGER = _TOUCH + """
-local out = {}
-for i = 2, #ARGV do
-  out[#out + 1] = redis.call('HGET', KEYS[2], ARGV[i]) or ''
-end
-touch()
-return out
-"""
-
-# As _LEDGER, and releases the keys and drops the entries of those calls.
-_FORGET_CALLS = _TOUCH + """
-local out = {}
-for i = 2, #ARGV do
-  local held = redis.call('HGET', KEYS[2], ARGV[i])
-  if held then
-    for _, pair in ipairs(cjson.decode(held)) do redis.call('HDEL', KEYS[1], pair[1]) end
-    redis.call('HDEL', KEYS[2], ARGV[i])
-  end
-  out[#out + 1] = held or ''
-end
-touch()
-return out
-"""
-
-_GET = _TOUCH + """
-local value = redis.call('HGET', KEYS[3], ARGV[2])
-touch()
-return value
-"""
-
-_PUT = _TOUCH + """
-redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
-touch()
-return 0
-"""
-
-# A value that is not an integer counts as 0 (as in MemoryStore); overflow stays an error.
-# The new value is read back as a string: Lua numbers are doubles, exact only to 2^53.
-_INCR = _TOUCH + """
-local n = redis.pcall('HINCRBY', KEYS[3], ARGV[2], ARGV[3])
-if type(n) == 'table' and n.err then
-  if not string.find(n.err, 'not an integer', 1, true) then return n end
-  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
-end
-touch()
-return redis.call('HGET', KEYS[3], ARGV[2])
-"""
-
-
-@dataclass(frozen=True)
-class _Script:
-    """A Lua script run by EVALSHA (EVAL once if the server does not know it yet)."""
-
-    source: str
-    sha: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
-
-
-CLAIM_MANY = _Script(_CLAIM_MANY)
-RELEASE = _Script(_RELEASE)
-LEDGER = _Script(_LEDGER)
-FORGET_CALLS = _Script(_FORGET_CALLS)
-GET = _Script(_GET)
-PUT = _Script(_PUT)
-INCR = _Script(_INCR)
-
 _INT64 = range(-(2**63), 2**63)
 
 
-def session_tag(session_id: str) -> str:
-    """The hash tag content for ``session_id``: injective and free of ``{``/``}``.
-
-    Args:
-        session_id: Any session id.
-
-    Returns:
-        The id with ``%``, ``{`` and ``}`` percent-encoded; ``%00`` for the empty id.
-    """
-    if not session_id:
-        return "%00"
-    return session_id.replace("%", "%25").replace("{", "%7B").replace("}", "%7D")
+def _require_redis() -> None:
+    """Fail when a store is built, not when this module is imported, if the extra is missing."""
+    if _MISSING is not None:
+        raise MissingDependencyError("redis", "redis") from _MISSING
 
 
 def _text(value: bytes | str) -> str:
@@ -287,6 +142,7 @@ class RedisStore:
     Raises:
         ConfigError: Neither client is given, ``ttl`` is not positive or the
             prefix holds ``{`` or ``}``.
+        MissingDependencyError: redis-py is not installed (``pip install ruleweave[redis]``).
     """
 
     def __init__(
@@ -297,6 +153,7 @@ class RedisStore:
         prefix: str = DEFAULT_PREFIX,
         ttl: float = DEFAULT_TTL,
     ) -> None:
+        _require_redis()
         if client is not None:
             where = _describe(client)
         elif aclient is not None:
@@ -339,7 +196,9 @@ class RedisStore:
         Raises:
             ConfigError: ``ttl`` or ``prefix`` is unusable.
             StoreError: The URL is malformed or the server does not answer.
+            MissingDependencyError: redis-py is not installed.
         """
+        _require_redis()
         try:
             client = redis.Redis.from_url(url, **_default_kwargs(client_kwargs, _sync_retry()))
         except ValueError as exc:  # redis-py's message names the fault, never the password
@@ -368,13 +227,12 @@ class RedisStore:
         Returns:
             The three key names; they share one hash tag.
         """
-        base = f"{self.prefix}{{{session_tag(session_id)}}}"
-        return f"{base}:claims", f"{base}:calls", f"{base}:values"
+        return session_keys(self.prefix, session_id)
 
     def _fail(self, action: str, exc: BaseException) -> StoreError:
         return StoreError(f"Could not {action} in the Redis store at {self._where}: {_reason(exc)}.")
 
-    def _call(self, action: str, script: _Script, session_id: str, args: Sequence[str | int]) -> Any:
+    def _call(self, action: str, script: Script, session_id: str, args: Sequence[str | int]) -> Any:
         client = self._client
         if client is None:
             raise ConfigError(_ASYNC_ONLY)
@@ -405,7 +263,7 @@ class RedisStore:
             self._loop_clients[loop] = client
         return client
 
-    async def _acall(self, action: str, script: _Script, session_id: str, args: Sequence[str | int]) -> Any:
+    async def _acall(self, action: str, script: Script, session_id: str, args: Sequence[str | int]) -> Any:
         client = self._loop_client()
         if client is None:
             return await asyncio.to_thread(self._call, action, script, session_id, args)

@@ -1,16 +1,9 @@
 """``SQLiteStore``: session state in one SQLite file, shared by threads and processes.
 
-Schema (``PRAGMA user_version`` 1, ``PRAGMA application_id`` ``0x52575354``)::
-
-    sessions(session TEXT PRIMARY KEY, last_used REAL)        -- one row per live session
-    claims(seq INTEGER PRIMARY KEY, session, key, call_id, record, UNIQUE(session, key))
-    vals(session, key, value, PRIMARY KEY(session, key))
-
-A claim is a row of ``claims``: ``INSERT … ON CONFLICT DO NOTHING`` on the
-``(session, key)`` uniqueness makes exactly one inserter the winner, in
-every thread and process. ``call_id`` and ``record`` hold the ledger entry
-(``NULL`` when the key was claimed without a call) and ``seq``, the rowid,
-grows with every insert, so it orders a call's entries in claim order.
+The file's schema and the statements shared with the Claude Code hook (which
+claims notices in the same file without importing this package) are in
+``ruleweave._kernel.sqlite``: a claim is a row inserted ``ON CONFLICT DO
+NOTHING``, so exactly one inserter wins it, in every thread and process.
 Sessions unused for ``ttl`` seconds are dropped: a session is checked when it
 is used, and all expired ones are purged at most once a minute per store.
 """
@@ -22,62 +15,38 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import TypeVar
 
+from ruleweave._kernel.sqlite import (
+    APPLICATION_ID,
+    DEFAULT_BUSY_TIMEOUT,
+    DEFAULT_TTL,
+    SCHEMA,
+    SCHEMA_VERSION,
+    claim_and_take,
+    drop_session,
+    last_used,
+    read_value,
+    touch_session,
+    transaction,
+)
+from ruleweave._kernel.state import STATE_FILE, state_directory
 from ruleweave.errors import ConfigError, StoreError
 from ruleweave.store.base import LedgerEntries
 
 T = TypeVar("T")
 
-DEFAULT_TTL = 7 * 24 * 3600.0
-"""Seconds a session may go unused before its state is dropped (one week)."""
-
-DEFAULT_BUSY_TIMEOUT = 5.0
-"""Seconds a call waits for another process's write to finish before failing."""
-
-SCHEMA_VERSION = 1
-"""The layout this module writes; kept in ``PRAGMA user_version``."""
-
-APPLICATION_ID = 0x52575354  # "RWST": marks the file as a ruleweave state store
 MIN_SQLITE = (3, 24, 0)  # ON CONFLICT … DO NOTHING / DO UPDATE (upsert)
 PURGE_EVERY = 60.0  # seconds between sweeps for expired sessions, per store object
 
-STATE_DIR_VAR = "RULEWEAVE_STATE_DIR"
-
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS sessions (
-        session TEXT PRIMARY KEY,
-        last_used REAL NOT NULL
-    ) WITHOUT ROWID""",
-    "CREATE INDEX IF NOT EXISTS sessions_by_last_used ON sessions (last_used)",
-    """CREATE TABLE IF NOT EXISTS claims (
-        seq INTEGER PRIMARY KEY,
-        session TEXT NOT NULL,
-        key TEXT NOT NULL,
-        call_id TEXT,
-        record TEXT,
-        UNIQUE (session, key)
-    )""",
-    "CREATE INDEX IF NOT EXISTS claims_by_call ON claims (session, call_id) WHERE call_id IS NOT NULL",
-    """CREATE TABLE IF NOT EXISTS vals (
-        session TEXT NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        PRIMARY KEY (session, key)
-    ) WITHOUT ROWID""",
-)
-
 
 def default_state_path(env: Mapping[str, str], home: Path, *, platform: str = sys.platform) -> Path:
-    """Where ``SQLiteStore()`` keeps its file when given no path.
-
-    ``$RULEWEAVE_STATE_DIR/state.db`` when that is set; otherwise
-    ``<user state dir>/ruleweave/state.db``, the user state dir being
-    ``$XDG_STATE_HOME`` when set to an absolute path, else ``~/.local/state``
-    (``~/Library/Application Support`` on macOS, ``%LOCALAPPDATA%`` on Windows).
+    """Where ``SQLiteStore()`` keeps its file when given no path: ``state.db`` in the state directory
+    (``$RULEWEAVE_STATE_DIR``, else ``ruleweave`` in the user state dir: ``$XDG_STATE_HOME``,
+    ``~/.local/state``; see ``ruleweave._kernel.state.state_directory``), as the hook finds it.
 
     Args:
         env: The environment to read (``os.environ`` in the one place that builds defaults).
@@ -87,36 +56,7 @@ def default_state_path(env: Mapping[str, str], home: Path, *, platform: str = sy
     Returns:
         The database file's path.
     """
-    override = env.get(STATE_DIR_VAR)
-    if override:
-        # Expanded by hand: Path.expanduser would read HOME from os.environ again.
-        if override == "~" or override.startswith("~/"):
-            override = str(home) + override[1:]
-        return Path(override) / "state.db"
-    xdg = env.get("XDG_STATE_HOME")
-    if xdg and Path(xdg).is_absolute():  # the XDG spec says to ignore relative values
-        base = Path(xdg)
-    elif platform == "darwin":
-        base = home / "Library" / "Application Support"
-    elif platform == "win32":
-        base = Path(env.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    else:
-        base = home / ".local" / "state"
-    return base / "ruleweave" / "state.db"
-
-
-@contextmanager
-def _transaction(conn: sqlite3.Connection, *, write: bool) -> Iterator[None]:
-    """BEGIN IMMEDIATE (takes the write lock up front, so it never has to upgrade) or BEGIN; COMMIT."""
-    conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-    try:
-        yield
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            with suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-        raise
+    return Path(state_directory(env, str(home), platform)) / STATE_FILE
 
 
 class SQLiteStore:
@@ -220,22 +160,8 @@ class SQLiteStore:
         conn.execute("PRAGMA journal_mode = WAL")
         # WAL + NORMAL: a crash of the process loses nothing; power loss may lose the last writes.
         conn.execute("PRAGMA synchronous = NORMAL")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version == SCHEMA_VERSION:
-            return
-        with _transaction(conn, write=True):
-            version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have won
-            if version == 0:
-                if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                    raise sqlite3.DatabaseError("the file is another application's database")
-                for statement in _SCHEMA:
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            elif version > SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(
-                    f"it was written by a newer ruleweave (schema {version}, this one knows {SCHEMA_VERSION})"
-                )
+        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            transaction(conn, lambda: _create_schema(conn), write=True)
 
     def _run(self, action: str, op: Callable[[sqlite3.Connection, float], T]) -> T:
         """Run ``op`` on the connection with the lock held, translating every failure to StoreError."""
@@ -254,29 +180,29 @@ class SQLiteStore:
         """Run ``body`` in a write transaction on a live session (an expired one is wiped first)."""
 
         def op(conn: sqlite3.Connection, now: float) -> T:
-            with _transaction(conn, write=True):
-                row = _last_used(conn, session_id)
-                if row is not None and row[0] < now - self.ttl:
-                    _drop(conn, session_id)
-                conn.execute(
-                    "INSERT INTO sessions (session, last_used) VALUES (?, ?) ON CONFLICT (session)"
-                    " DO UPDATE SET last_used = max(last_used, excluded.last_used)",
-                    (session_id, now),
-                )
+            def write() -> T:
+                touch_session(conn, session_id, now, self.ttl)
                 return body(conn)
+
+            return transaction(conn, write, write=True)
 
         return self._run(action, op)
 
     def _read(self, action: str, session_id: str, body: Callable[[sqlite3.Connection], T], empty: T) -> T:
         """Run ``body`` in a read transaction; ``empty`` when the session is unknown or expired."""
 
+        def read(conn: sqlite3.Connection, now: float) -> tuple[float, T] | None:
+            used = last_used(conn, session_id)
+            if used is None or used < now - self.ttl:
+                return None
+            return used, body(conn)
+
         def op(conn: sqlite3.Connection, now: float) -> T:
-            with _transaction(conn, write=False):
-                row = _last_used(conn, session_id)
-                if row is None or row[0] < now - self.ttl:
-                    return empty
-                result = body(conn)
-            if now - row[0] >= self._refresh_every:
+            found = transaction(conn, lambda: read(conn, now), write=False)
+            if found is None:
+                return empty
+            used, result = found
+            if now - used >= self._refresh_every:
                 # Best effort: a read must not fail because another process holds the write lock.
                 with suppress(sqlite3.OperationalError):
                     conn.execute(
@@ -294,10 +220,13 @@ class SQLiteStore:
         if conn.execute("SELECT 1 FROM sessions WHERE last_used < ? LIMIT 1", (cutoff,)).fetchone() is None:
             return
         expired = "SELECT session FROM sessions WHERE last_used < ?"
-        with _transaction(conn, write=True):
+
+        def purge() -> None:
             conn.execute(f"DELETE FROM claims WHERE session IN ({expired})", (cutoff,))
             conn.execute(f"DELETE FROM vals WHERE session IN ({expired})", (cutoff,))
             conn.execute("DELETE FROM sessions WHERE last_used < ?", (cutoff,))
+
+        transaction(conn, purge, write=True)
 
     # -- claims and the ledger --------------------------------------------------
 
@@ -336,19 +265,11 @@ class SQLiteStore:
             StoreError: The database cannot be read or written.
         """
 
-        def body(conn: sqlite3.Connection) -> list[bool]:
-            won = []
-            for i, key in enumerate(keys):
-                record = None if call_id is None else (records[i] if i < len(records) else "")
-                cursor = conn.execute(
-                    "INSERT INTO claims (session, key, call_id, record) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT DO NOTHING",
-                    (session_id, key, call_id, record),
-                )
-                won.append(cursor.rowcount == 1)
-            return won
+        def op(conn: sqlite3.Connection, now: float) -> list[bool]:
+            # The hook's warm path claims with this same function (on its own connection).
+            return claim_and_take(conn, session_id, keys, call_id, records, ttl=self.ttl, now=now)[0]
 
-        return self._write("claim keys", session_id, body)
+        return self._run("claim keys", op)
 
     async def aclaim_many(
         self,
@@ -460,12 +381,7 @@ class SQLiteStore:
         Raises:
             StoreError: The database cannot be read.
         """
-
-        def body(conn: sqlite3.Connection) -> str | None:
-            row = _value(conn, session_id, key)
-            return None if row is None else str(row[0])
-
-        return self._read("read a value", session_id, body, None)
+        return self._read("read a value", session_id, lambda conn: read_value(conn, session_id, key), None)
 
     async def aget(self, session_id: str, key: str) -> str | None:
         """Async twin of ``get``."""
@@ -498,9 +414,9 @@ class SQLiteStore:
         """
 
         def body(conn: sqlite3.Connection) -> int:
-            row = _value(conn, session_id, key)
+            text = read_value(conn, session_id, key)
             try:
-                current = int(row[0]) if row is not None and row[0] else 0
+                current = int(text) if text else 0
             except ValueError:
                 current = 0
             _set(conn, session_id, key, str(current + amount))
@@ -521,9 +437,9 @@ class SQLiteStore:
             StoreError: The database cannot be written.
         """
 
+
         def op(conn: sqlite3.Connection, now: float) -> None:
-            with _transaction(conn, write=True):
-                _drop(conn, session_id)
+            transaction(conn, lambda: drop_session(conn, session_id), write=True)
 
         self._run("forget a session", op)
 
@@ -551,20 +467,6 @@ async def _in_thread(fn: Callable[..., T], /, *args: object) -> T:
     return await asyncio.to_thread(fn, *args)
 
 
-def _last_used(conn: sqlite3.Connection, session_id: str) -> tuple[float] | None:
-    row: tuple[float] | None = conn.execute(
-        "SELECT last_used FROM sessions WHERE session = ?", (session_id,)
-    ).fetchone()
-    return row
-
-
-def _value(conn: sqlite3.Connection, session_id: str, key: str) -> tuple[str] | None:
-    row: tuple[str] | None = conn.execute(
-        "SELECT value FROM vals WHERE session = ? AND key = ?", (session_id, key)
-    ).fetchone()
-    return row
-
-
 def _set(conn: sqlite3.Connection, session_id: str, key: str, value: str) -> None:
     conn.execute(
         "INSERT INTO vals (session, key, value) VALUES (?, ?, ?)"
@@ -573,9 +475,20 @@ def _set(conn: sqlite3.Connection, session_id: str, key: str, value: str) -> Non
     )
 
 
-def _drop(conn: sqlite3.Connection, session_id: str) -> None:
-    for table in ("claims", "vals", "sessions"):
-        conn.execute(f"DELETE FROM {table} WHERE session = ?", (session_id,))
+def _create_schema(conn: sqlite3.Connection) -> None:
+    """Write the schema into an empty file (inside a write transaction); refuse a foreign or newer one."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have won
+    if version == 0:
+        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise sqlite3.DatabaseError("the file is another application's database")
+        for statement in SCHEMA:
+            conn.execute(statement)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    elif version > SCHEMA_VERSION:
+        raise sqlite3.DatabaseError(
+            f"it was written by a newer ruleweave (schema {version}, this one knows {SCHEMA_VERSION})"
+        )
 
 
 def _reason(exc: BaseException) -> str:

@@ -14,44 +14,12 @@ naming ``memory://`` imports neither ``sqlite3`` nor ``redis``.
 
 from __future__ import annotations
 
-import math
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
+from ruleweave._kernel.state import parse_store_url
 from ruleweave.errors import StoreError
 from ruleweave.store.base import SessionStore
 from ruleweave.store.memory import MemoryStore
-
-SCHEMES = ("memory", "sqlite", "redis", "rediss", "unix")
-"""The URL schemes ``open_store`` understands."""
-
-
-def redact_url(url: str) -> str:
-    """``url`` with any password replaced by ``***``, for messages and logs.
-
-    Args:
-        url: A store URL (or anything else).
-
-    Returns:
-        The URL, safe to show.
-    """
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.netloc.rpartition("@")[2]
-        return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
-    except ValueError:
-        return "<unparsable URL>"
-
-
-def _ttl(raw: str, shown: str) -> float:
-    try:
-        ttl = float(raw)
-    except ValueError:
-        ttl = math.nan
-    if not (ttl > 0 and math.isfinite(ttl)):
-        raise StoreError(f"The store URL {shown} has ttl={raw!r}; use a positive number of seconds.")
-    return ttl
 
 
 def open_store(spec: SessionStore | str) -> SessionStore:
@@ -75,45 +43,22 @@ def open_store(spec: SessionStore | str) -> SessionStore:
     """
     if not isinstance(spec, str):
         return spec
-    shown = redact_url(spec)
     try:
-        parts = urlsplit(spec)
-        query = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
+        # The one reader of store URLs: the Claude Code hook's warm path reads them with it too.
+        url = parse_store_url(spec)
     except ValueError as exc:
-        raise StoreError(f"The store URL {shown} cannot be parsed: {exc}.") from exc
-    scheme = parts.scheme.lower()
-    params = dict(query)
-    ttl = _ttl(params.pop("ttl"), shown) if "ttl" in params else None
+        raise StoreError(str(exc)) from exc
+    if url.scheme == "memory":
+        return MemoryStore() if url.ttl is None else MemoryStore(idle_ttl=url.ttl)
+    if url.scheme == "sqlite":
+        from ruleweave._kernel.sqlite import DEFAULT_TTL as SQLITE_TTL
+        from ruleweave.store.sqlite import SQLiteStore
 
-    if scheme in ("redis", "rediss", "unix"):
-        from ruleweave.store.redis import DEFAULT_PREFIX, DEFAULT_TTL, RedisStore
+        return SQLiteStore(url.location or None, ttl=SQLITE_TTL if url.ttl is None else url.ttl)
 
-        prefix = params.pop("prefix", DEFAULT_PREFIX)
-        rest = urlencode([(k, v) for k, v in query if k not in ("ttl", "prefix")])
-        # Cut the query off by hand: urlunsplit would turn unix:///path into unix:/path.
-        url = spec.partition("?")[0] + (f"?{rest}" if rest else "")
-        return RedisStore.from_url(url, prefix=prefix, ttl=DEFAULT_TTL if ttl is None else ttl)
+    from ruleweave.store.redis import DEFAULT_PREFIX, DEFAULT_TTL, RedisStore
 
-    if scheme not in SCHEMES:
-        raise StoreError(
-            f"Unknown store URL scheme {parts.scheme!r} in {shown}; "
-            "use memory://, sqlite:///path or redis://host:port/0."
-        )
-    if params:
-        raise StoreError(f"The store URL {shown} has unknown parameters {sorted(params)}; only ttl is known.")
-    if scheme == "memory":
-        if parts.netloc or parts.path:
-            raise StoreError(f"The store URL {shown} should be just memory:// (with an optional ?ttl=).")
-        return MemoryStore() if ttl is None else MemoryStore(idle_ttl=ttl)
-
-    # sqlite: no host; an empty path means the default state file.
-    if parts.netloc or (parts.path and not parts.path.startswith("/")):
-        raise StoreError(
-            f"The store URL {shown} has no absolute path; write sqlite:///abs/path/state.db "
-            "(three slashes) or sqlite:// for the default file."
-        )
-    from ruleweave.store.sqlite import DEFAULT_TTL as SQLITE_TTL
-    from ruleweave.store.sqlite import SQLiteStore
-
-    path = unquote(parts.path) or None
-    return SQLiteStore(path, ttl=SQLITE_TTL if ttl is None else ttl)
+    prefix = dict(url.params).get("prefix", DEFAULT_PREFIX)  # repeated: the last one counts
+    rest = urlencode([(k, v) for k, v in url.params if k != "prefix"])
+    redis_url = url.location + (f"?{rest}" if rest else "")
+    return RedisStore.from_url(redis_url, prefix=prefix, ttl=DEFAULT_TTL if url.ttl is None else url.ttl)

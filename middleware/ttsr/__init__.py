@@ -1,4 +1,4 @@
-"""Time-travelling streamed rules (TTSR, DESIGN §8).
+"""Time-travelling streamed rules (TTSR, docs/streamed-rules.md).
 
 A rule with a ``condition`` (regex) or ``astCondition`` (ast-grep pattern)
 costs no prompt space: it watches what the model streams, and when the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import re
 import sys
 import warnings
@@ -465,6 +466,18 @@ def test_streamed_text_match_is_interrupted_and_retried(repo: Path) -> None:
     state = streamed(agent, "now read the app", thread("t"))
     assert RETRY_TEXT in system_of(model.calls[2])
     assert "var" not in str(tool_results(state)[0].content)
+
+
+def test_the_stream_interrupt_is_not_logged_as_a_callback_error(
+    repo: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """LangChain logs every error a callback raises; the designed interrupt (StreamInterruptError) is
+    kept out of that log, and the stream is still retried."""
+    agent, model = build(repo, [AIMessage("so var x = 1 it is"), AIMessage("so const x = 1 it is")])
+    with caplog.at_level(logging.WARNING):
+        streamed(agent, "add x")
+    assert len(model.calls) == 2
+    assert [r.getMessage() for r in caplog.records if "callback" in r.getMessage()] == []
 
 
 async def test_astreamed_text_match_is_interrupted_and_retried(repo: Path) -> None:

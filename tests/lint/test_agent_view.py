@@ -41,6 +41,18 @@ def test_cursor_and_claude_attach_the_same_bare_glob_differently(tmp_path: Path)
     assert cursor.agent.dialect == "anywhere" and claude.agent.dialect == "root"
 
 
+def test_a_file_the_agent_never_reads_is_not_in_its_view(tmp_path: Path) -> None:
+    """Cursor skips .md files in .cursor/rules: an always-on one is not in Cursor's session start,
+    while ruleweave, which reads it, still loads it."""
+    root = git_repo(tmp_path / "r", {
+        ".cursor/rules/old.md": "---\nalwaysApply: true\n---\nOld notes.\n",
+        ".cursor/rules/new.mdc": "---\nalwaysApply: true\n---\nNew notes.\n",
+    })
+    cursor, ruleweave = run(root, "cursor", "ruleweave").views
+    assert [i.path for i in cursor.session_start] == [".cursor/rules/new.mdc"]
+    assert ".cursor/rules/old.md" in [i.path for i in ruleweave.session_start]
+
+
 def test_ruleweave_view_is_the_session_prompt(tmp_path: Path) -> None:
     """ruleweave's own view lists the instruction blob's files and the generic rules it renders."""
     root = git_repo(tmp_path / "r", {

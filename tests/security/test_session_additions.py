@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from ruleweave.hosts._options import HookOptions
 from ruleweave.hosts.claude_code import snapshot
-from ruleweave.hosts.claude_code.options import HookOptions
 from tests.security.helpers import HANG, fifo, load, returns_within, unblock_fifo, write
 
 RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")

@@ -78,7 +78,7 @@ def test_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_test_json_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """spec test --json follows DESIGN §12 and exits 1 when a scenario fails."""
+    """spec test --json follows docs/cli.md#json-output and exits 1 when a scenario fails."""
     path = write_spec(tmp_path, VALID)
     assert main(["spec", "test", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {

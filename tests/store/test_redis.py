@@ -18,10 +18,10 @@ import redis
 import redis.asyncio
 from redis.crc import key_slot
 
+from ruleweave._kernel.state import redact_url
 from ruleweave.errors import ConfigError, StoreError
 from ruleweave.store import RedisStore
-from ruleweave.store.redis import session_tag
-from ruleweave.store.url import redact_url
+from ruleweave.store._redis_scripts import session_tag
 from tests.redis_server import RedisServer, free_port, start_redis_server
 from tests.store.redis_probe import AsyncCountingConnection, CountingConnection, commandstats, delta
 
@@ -390,21 +390,26 @@ def test_unix_socket(redis_server: RedisServer, prefix: str) -> None:
 
 
 def test_store_package_imports_without_redis() -> None:
-    """Without redis-py, ruleweave.store imports; RedisStore and redis:// URLs name the extra to install."""
+    """Without redis-py, RedisStore and ``from ruleweave import *`` import; building a store, from clients
+    or a URL, names the extra to install."""
     code = (
         "import sys\n"
         "sys.modules['redis'] = None\n"
         "import ruleweave.store as store\n"
         "from ruleweave.errors import MissingDependencyError\n"
         "assert store.open_store('memory://') is not None\n"
-        "for attempt in (lambda: store.RedisStore, lambda: store.open_store('redis://localhost/0')):\n"
+        "assert 'sqlite3' not in sys.modules\n"
+        "attempts = (lambda: store.RedisStore(object()), lambda: store.RedisStore.from_url('redis://localhost/0'),\n"
+        "            lambda: store.open_store('redis://localhost/0'))\n"
+        "for attempt in attempts:\n"
         "    try:\n"
         "        attempt()\n"
         "    except MissingDependencyError as exc:\n"
-        "        assert 'ruleweave[redis]' in str(exc), exc\n"
+        "        assert 'ruleweave[redis]' in str(exc) and isinstance(exc.__cause__, ImportError), exc\n"
         "    else:\n"
         "        raise AssertionError('no MissingDependencyError')\n"
-        "assert 'sqlite3' not in sys.modules\n"
+        "from ruleweave import *\n"
+        "assert RedisStore is store.RedisStore and SQLiteStore is store.SQLiteStore\n"
         "print('ok')\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

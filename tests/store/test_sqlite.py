@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from ruleweave import ConfigError, StoreError
+from ruleweave._kernel.sqlite import APPLICATION_ID, SCHEMA_VERSION
 from ruleweave.store import SQLiteStore
-from ruleweave.store.sqlite import APPLICATION_ID, SCHEMA_VERSION, default_state_path
+from ruleweave.store.sqlite import default_state_path
 from tests.store.race_worker import MANY_KEYS, RaceResult, race
 
 

@@ -1,17 +1,227 @@
-"""Claude Code hooks: ``ClaudeCodeHooks`` answers hook events; the command hook's fast path and installer.
+"""Claude Code, the first host: its declaration (``HOST``), and ``ClaudeCodeHooks`` loaded on first access.
 
-Names load on first access, so the command hook's fast path
-(``ruleweave.hosts.claude_code.snapshot``) imports none of the rule machinery.
+==================  ================  =============================================
+Claude Code event   kind              what ruleweave answers (``ClaudeCodeHooks``)
+==================  ================  =============================================
+SessionStart        session.*         the prompt contribution (``source`` says
+                                      start, resume, clear or compact)
+UserPromptSubmit    user.prompt       steering for the turn
+PreToolUse          tool.before       a refusal (``permissionDecision: deny``)
+PostToolUse         tool.after        the notices for the paths the call touched
+Stop                stop              ``decision: block`` for a streamed rule
+==================  ================  =============================================
+
+Input keys: ``session_id``, ``cwd``, ``hook_event_name``, ``source``,
+``prompt``/``prompt_id``, ``tool_name``/``tool_input``/``tool_use_id``/
+``tool_response``, ``last_assistant_message``/``stop_hook_active``,
+``agent_id`` (subagents). Context goes out as
+``hookSpecificOutput.additionalContext``; over 10,000 characters Claude Code
+replaces it by a file pointer. The warm answer comes from ``snapshot``, the
+cold one from ``ClaudeCodeHooks`` over a freshly loaded rule set (which
+rewrites the snapshot); the installer is ``settings``.
+
+This module is on the hook's fast path: standard library only, no ``typing``;
+the rule machinery is imported inside the functions that need it.
 """
 
 from __future__ import annotations
 
-from ruleweave._lazy import lazy_exports
+import os
+from _collections_abc import Mapping  # what collections.abc re-exports; os loaded it already, so it is free
 
-TYPE_CHECKING = False  # not typing's: see ruleweave/__init__.py
+from ruleweave._lazy import lazy_exports
+from ruleweave.hosts import (
+    AFTER_TOOL,
+    BEFORE_TOOL,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    MISS,
+    SESSION_CLEAR,
+    SESSION_COMPACT,
+    SESSION_RESUME,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    HookEvent,
+    Host,
+)
+
+TYPE_CHECKING = False  # not typing's: see above
 if TYPE_CHECKING:
+    from typing import Any
+
+    from ruleweave.hosts._hook_log import HookLog
+    from ruleweave.hosts._options import HookOptions
     from ruleweave.hosts.claude_code.handlers import ClaudeCodeHooks
 
-__all__ = ["ClaudeCodeHooks"]
+__all__ = ["HOST", "ClaudeCodeHooks"]
 
 __getattr__ = lazy_exports(__name__, {"ClaudeCodeHooks": "ruleweave.hosts.claude_code.handlers"})
+
+EVENTS = {
+    "SessionStart": SESSION_START,
+    "UserPromptSubmit": USER_PROMPT,
+    "PreToolUse": BEFORE_TOOL,
+    "PostToolUse": AFTER_TOOL,
+    "Stop": STOP,
+}
+"""The hook events ruleweave answers → their kind, in the order the installer adds them."""
+
+_SOURCES = {"resume": SESSION_RESUME, "clear": SESSION_CLEAR, "compact": SESSION_COMPACT}
+"""SessionStart's ``source`` → its kind (``startup``, or anything else: ``SESSION_START``)."""
+
+_TEXT_KEYS = {USER_PROMPT: "prompt", STOP: "last_assistant_message"}
+"""Where an event's text is."""
+
+TOOLS: Mapping[str, tuple[str, ...]] = {
+    "Read": ("file_path",),
+    "Write": ("file_path",),
+    "Edit": ("file_path",),
+    "MultiEdit": ("file_path",),
+    "NotebookEdit": ("notebook_path",),
+    "Glob": ("path", "pattern"),  # the pattern under the path stands for the files it lists
+    "Grep": ("path", "glob"),
+    "Bash": ("command",),  # the words of the command line that look like paths
+}
+"""Claude Code's tools that touch files → the arguments that name their paths (``paths``)."""
+
+CONTEXT_LIMIT = 10_000
+"""Characters of ``additionalContext`` Claude Code shows inline (above it: a file pointer)."""
+
+NATIVE_PROVIDER = "claude"
+"""The provider whose rules Claude Code loads itself (``.claude/rules``)."""
+
+NATIVE_FILES = frozenset({"AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"})
+"""Instruction files Claude Code loads itself (root and nested)."""
+
+
+def _text(payload: Mapping[str, Any], key: str) -> str:
+    value = payload.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _id(payload: Mapping[str, Any], key: str) -> str | None:
+    value = payload.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def read_event(payload: Mapping[str, Any]) -> HookEvent:
+    """A Claude Code hook input as a ``HookEvent`` (a key of the wrong type reads as absent).
+
+    Args:
+        payload: The hook input, as Claude Code sends it.
+
+    Returns:
+        The event; its ``kind`` is ``None`` for an event ruleweave does not answer.
+    """
+    name = payload.get("hook_event_name")
+    name = name if isinstance(name, str) else None
+    kind = EVENTS.get(name) if name is not None else None
+    source = payload.get("source")
+    source = source if isinstance(source, str) else None
+    if kind == SESSION_START and source is not None:
+        kind = _SOURCES.get(source, SESSION_START)
+    cwd = payload.get("cwd")
+    args = payload.get("tool_input")
+    return HookEvent(
+        name,
+        kind,
+        _text(payload, "session_id"),
+        # A cwd that is not a string is kept as text that is never absolute: the runner refuses it.
+        cwd=cwd if cwd is None or isinstance(cwd, str) else "<not a string>",
+        source=source,
+        tool=_text(payload, "tool_name"),
+        args=args if isinstance(args, Mapping) else {},
+        call_id=_id(payload, "tool_use_id"),
+        result=payload.get("tool_response"),
+        text=_text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else "",
+        turn_id=_id(payload, "prompt_id"),
+        agent_id=_id(payload, "agent_id"),
+        stop_active=payload.get("stop_hook_active") is True,
+    )
+
+
+def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
+    """The JSON Claude Code reads for one answer to ``event``.
+
+    Args:
+        event: The event answered.
+        reply: ``CONTEXT`` (any event), ``DENY`` (PreToolUse) or ``BLOCK`` (Stop).
+        text: The context, or the reason.
+
+    Returns:
+        The object to print; ``None`` for a reply Claude Code cannot take at that event.
+    """
+    if reply == CONTEXT and event.name is not None:
+        return {"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": text}}
+    if reply == DENY and event.kind == BEFORE_TOOL:
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": text,
+            }
+        }
+    if reply == BLOCK and event.kind == STOP:
+        return {"decision": "block", "reason": text}
+    return None
+
+
+def answer_warm(payload: Mapping[str, Any], options: HookOptions) -> object:
+    """The answer from the snapshot (``snapshot.answer``), or ``MISS``."""
+    from ruleweave.hosts.claude_code import snapshot
+
+    found = snapshot.answer(payload, options)
+    return MISS if found is snapshot.MISS else found
+
+
+def answer_cold(
+    payload: Mapping[str, Any], options: HookOptions, log: HookLog, state: str, write_snapshot: bool
+) -> dict[str, Any] | None:
+    """The answer of ``ClaudeCodeHooks`` over the rules loaded now (and the snapshot written, if asked)."""
+    if write_snapshot:
+        from ruleweave.hosts.claude_code.snapshot_build import answer_and_snapshot
+
+        return answer_and_snapshot(payload, options, log, state, lambda: load_hooks(payload, options, log))
+    return load_hooks(payload, options, log).handle(payload)
+
+
+def load_hooks(payload: Mapping[str, Any], options: HookOptions, log: HookLog) -> ClaudeCodeHooks:
+    """``ClaudeCodeHooks`` over the rule set loaded now for the event's directory."""
+    from ruleweave.config import RuleweaveConfig
+    from ruleweave.hosts.claude_code.handlers import ClaudeCodeHooks
+    from ruleweave.hosts.claude_code.native import hook_config
+    from ruleweave.ruleset import RuleSet
+
+    cwd = options.cwd or payload.get("cwd")
+    config = RuleweaveConfig(
+        cwd=cwd if isinstance(cwd, str) and cwd else os.getcwd(),
+        project_root=options.root,
+        event_log=options.event_log,
+        store=options.store,
+    )
+    ruleset = RuleSet.load(hook_config(config, leave_out_native=not options.include_native))
+    return ClaudeCodeHooks(ruleset, leave_out_native=not options.include_native, log=log)
+
+
+HOST = Host(
+    name="claude-code",
+    title="Claude Code",
+    events=EVENTS,
+    tools=TOOLS,
+    native_provider=NATIVE_PROVIDER,
+    native_files=NATIVE_FILES,
+    context_limit=CONTEXT_LIMIT,
+    read_event=read_event,
+    encode=encode,
+    answer_warm=answer_warm,
+    answer_cold=answer_cold,
+    scopes={
+        "project": "<root>/.claude/settings.json",
+        "local": "<root>/.claude/settings.local.json",
+        "user": "$CLAUDE_CONFIG_DIR/settings.json (~/.claude)",
+    },
+    installer="ruleweave.hosts.claude_code.settings",
+)
+"""Claude Code as ruleweave serves it (``ruleweave hook claude-code``, ``ruleweave install claude-code``)."""

@@ -20,6 +20,10 @@ Stop                an interrupting streamed rule in ``last_assistant_message``:
                     ``decision: block`` with the rule, once per turn
 ==================  =============================================================
 
+The payload is read through the host's ``read_event`` (a ``HookEvent``,
+dispatched on its kind) and every answer goes out through ``HOST.encode``:
+the seams where other hosts' events and output shapes plug in.
+
 Nothing here raises into the agent: an internal error is a ``hook_error``
 line in the hook log and no answer.
 """
@@ -29,27 +33,39 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ruleweave.hosts.claude_code.hook_log import HookLog
+from ruleweave._kernel.ledger import NOTICE_PREFIX, reminder_key
+from ruleweave.hosts import (
+    AFTER_TOOL,
+    BEFORE_TOOL,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    SESSION_CLEAR,
+    SESSION_COMPACT,
+    SESSION_RESUME,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    HookEvent,
+)
+from ruleweave.hosts._hook_log import HookLog
+from ruleweave.hosts.claude_code import HOST, read_event
 from ruleweave.hosts.claude_code.native import fit_context, hook_config
 from ruleweave.hosts.claude_code.paths import CLAUDE_CODE_EXTRACTORS
 
 if TYPE_CHECKING:
     from ruleweave.config import RuleweaveConfig
+    from ruleweave.hosts import Answer
     from ruleweave.ruleset import RuleSet
     from ruleweave.session._session import RuleSession
     from ruleweave.session.notices import Injection
     from ruleweave.store import SessionStore
 
-REMINDER_KEY = "claude-code:reminder:"
-"""Store key prefix of a streamed-rule reminder PreToolUse keeps for the call's PostToolUse."""
 
-Answer = dict[str, Any] | None
-"""What a hook prints: a JSON object, or nothing."""
+_SESSION_KINDS = frozenset({SESSION_START, SESSION_RESUME, SESSION_CLEAR, SESSION_COMPACT})
 
-
-def context(event: str, text: str) -> dict[str, Any]:
-    """The ``hookSpecificOutput`` that adds ``text`` to the conversation."""
-    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+_NO_EVENT = HookEvent(None, None, "")
+"""What a payload that is not a JSON object reads as."""
 
 
 class ClaudeCodeHooks:
@@ -115,45 +131,44 @@ class ClaudeCodeHooks:
             event, session = self._open(payload)
             if session is None:
                 return None
-            if event == "SessionStart":
-                source = payload.get("source")
-                if source in ("compact", "clear"):
+            kind = event.kind
+            if kind in _SESSION_KINDS:
+                if kind in (SESSION_COMPACT, SESSION_CLEAR):
                     session.compacted()
-                text = self._fit(event, session.system_prompt())
+                text = self._fit(event.name, session.system_prompt())
                 try:
                     first = session.store.claim(session.session_id, _start_key(text))
                 except Exception as exc:  # fail open: resending beats losing the rules
                     self._error(payload, exc)
                     first = True
-                return None if source == "resume" and not first else context(event, text) if text else None
-            if event == "UserPromptSubmit":
-                prompt, turn_id = _text(payload, "prompt"), payload.get("prompt_id")
-                if isinstance(turn_id, str) and turn_id:
-                    session.new_user_turn(prompt, turn_id)
+                if kind == SESSION_RESUME and not first:
+                    return None
+                return self._encode(event, CONTEXT, text) if text else None
+            if kind == USER_PROMPT:
+                if event.turn_id is not None:
+                    session.new_user_turn(event.text, event.turn_id)
                 else:
-                    session.steer(prompt)
+                    session.steer(event.text)
                     session.turn_start()
                 return self._context(event, session.prompt_parts().steering)
-            if event == "PreToolUse":
-                tool, args, call_id = _call(payload)
-                refusal = session.check_tool(tool, args)
+            if kind == BEFORE_TOOL:
+                refusal = session.check_tool(event.tool, event.args)
                 if refusal is not None:
-                    return _deny(refusal.message)
-                hit = session.watch("tool", "", tool=tool, call_id=call_id, args=args)
+                    return self._encode(event, DENY, refusal.message)
+                hit = session.watch("tool", "", tool=event.tool, call_id=event.call_id, args=event.args)
                 routed = session.route(hit, complete_call=True) if hit is not None else None
-                return self._routed_call(session, routed, call_id)
-            if event == "PostToolUse":
-                tool, args, call_id = _call(payload)
+                return self._routed_call(session, event, routed)
+            if kind == AFTER_TOOL:
                 injection = session.after_tool_call(
-                    tool, args, payload.get("tool_response"), call_id=call_id
+                    event.tool, event.args, event.result, call_id=event.call_id
                 )
-                return self._context(event, self._with_reminder(session, injection, call_id))
-            if event == "Stop":
-                if payload.get("stop_hook_active") is True:
+                return self._context(event, self._with_reminder(session, injection, event.call_id))
+            if kind == STOP:
+                if event.stop_active:
                     return None  # Claude is already continuing because of a Stop hook: never loop
-                route = session.check_reply(_text(payload, "last_assistant_message"))
+                route = session.check_reply(event.text)
                 if route is not None and route.hit.interrupt and str(route.action) == "retry":
-                    return {"decision": "block", "reason": route.text}
+                    return self._encode(event, BLOCK, route.text)
             return None
         except Exception as exc:  # the agent must never fail because of its rules
             self._error(payload, exc)
@@ -165,45 +180,46 @@ class ClaudeCodeHooks:
             event, session = self._open(payload)
             if session is None:
                 return None
-            if event == "SessionStart":
-                source = payload.get("source")
-                if source in ("compact", "clear"):
+            kind = event.kind
+            if kind in _SESSION_KINDS:
+                if kind in (SESSION_COMPACT, SESSION_CLEAR):
                     await session.acompacted()
-                text = self._fit(event, session.system_prompt())
+                text = self._fit(event.name, session.system_prompt())
                 try:
                     first = await session.store.aclaim(session.session_id, _start_key(text))
                 except Exception as exc:
                     self._error(payload, exc)
                     first = True
-                return None if source == "resume" and not first else context(event, text) if text else None
-            if event == "UserPromptSubmit":
-                prompt, turn_id = _text(payload, "prompt"), payload.get("prompt_id")
-                if isinstance(turn_id, str) and turn_id:
-                    await session.anew_user_turn(prompt, turn_id)
+                if kind == SESSION_RESUME and not first:
+                    return None
+                return self._encode(event, CONTEXT, text) if text else None
+            if kind == USER_PROMPT:
+                if event.turn_id is not None:
+                    await session.anew_user_turn(event.text, event.turn_id)
                 else:
-                    await session.asteer(prompt)
+                    await session.asteer(event.text)
                     await session.aturn_start()
                 return self._context(event, session.prompt_parts().steering)
-            if event == "PreToolUse":
-                tool, args, call_id = _call(payload)
-                refusal = session.check_tool(tool, args)
+            if kind == BEFORE_TOOL:
+                refusal = session.check_tool(event.tool, event.args)
                 if refusal is not None:
-                    return _deny(refusal.message)
-                hit = await session.awatch("tool", "", tool=tool, call_id=call_id, args=args)
-                routed = await session.aroute(hit, complete_call=True) if hit is not None else None
-                return self._routed_call(session, routed, call_id)
-            if event == "PostToolUse":
-                tool, args, call_id = _call(payload)
-                injection = await session.aafter_tool_call(
-                    tool, args, payload.get("tool_response"), call_id=call_id
+                    return self._encode(event, DENY, refusal.message)
+                hit = await session.awatch(
+                    "tool", "", tool=event.tool, call_id=event.call_id, args=event.args
                 )
-                return self._context(event, self._with_reminder(session, injection, call_id))
-            if event == "Stop":
-                if payload.get("stop_hook_active") is True:
+                routed = await session.aroute(hit, complete_call=True) if hit is not None else None
+                return self._routed_call(session, event, routed)
+            if kind == AFTER_TOOL:
+                injection = await session.aafter_tool_call(
+                    event.tool, event.args, event.result, call_id=event.call_id
+                )
+                return self._context(event, self._with_reminder(session, injection, event.call_id))
+            if kind == STOP:
+                if event.stop_active:
                     return None
-                route = await session.acheck_reply(_text(payload, "last_assistant_message"))
+                route = await session.acheck_reply(event.text)
                 if route is not None and route.hit.interrupt and str(route.action) == "retry":
-                    return {"decision": "block", "reason": route.text}
+                    return self._encode(event, BLOCK, route.text)
             return None
         except Exception as exc:
             self._error(payload, exc)
@@ -211,25 +227,25 @@ class ClaudeCodeHooks:
 
     # -- pieces -----------------------------------------------------------------
 
-    def _open(self, payload: Mapping[str, Any]) -> tuple[str, RuleSession | None]:
-        """The event name and its session; no session for input that is not a hook event."""
+    def _open(self, payload: Mapping[str, Any]) -> tuple[HookEvent, RuleSession | None]:
+        """The event and its session; no session for input that is not a hook event."""
         if not isinstance(payload, Mapping):
-            return "", None
-        event, session_id = payload.get("hook_event_name"), payload.get("session_id")
-        if not isinstance(event, str) or not isinstance(session_id, str) or not session_id:
-            return "", None
-        return event, self.session(session_id)
+            return _NO_EVENT, None
+        event = read_event(payload)
+        if event.name is None or not event.session_id:
+            return event, None
+        return event, self.session(event.session_id)
 
-    def _routed_call(self, session: RuleSession, routed: Any, call_id: str | None) -> Answer:
+    def _routed_call(self, session: RuleSession, event: HookEvent, routed: Any) -> Answer:
         """Deny a call an interrupting streamed rule refuses; keep a reminder for its result."""
         if routed is None:
             return None
         action = str(routed.action)
         if action == "refuse":
-            return _deny(routed.text)
-        if action == "append" and call_id is not None:
+            return self._encode(event, DENY, routed.text)
+        if action == "append" and event.call_id is not None:
             # PostToolUse may run in another process: the reminder waits in the store.
-            session.store.put(session.session_id, REMINDER_KEY + call_id, routed.text)
+            session.store.put(session.session_id, reminder_key(event.call_id), routed.text)
         return None
 
     def _with_reminder(self, session: RuleSession, injection: Injection | None, call_id: str | None) -> str:
@@ -241,7 +257,7 @@ class ClaudeCodeHooks:
         text = injection.text if injection is not None else ""
         if call_id is None or not self.ruleset.buckets.ttsr_compiled:  # the index is built on first use
             return text
-        key = REMINDER_KEY + call_id
+        key = reminder_key(call_id)
         try:
             kept = session.store.get(session.session_id, key)
             if kept:
@@ -253,10 +269,14 @@ class ClaudeCodeHooks:
             return text
         return f"{text}\n\n{kept}" if text else kept
 
-    def _context(self, event: str, text: str) -> Answer:
-        return context(event, self._fit(event, text)) if text else None
+    def _context(self, event: HookEvent, text: str) -> Answer:
+        """``text`` added to the conversation, within the context limit (nothing for no text)."""
+        return self._encode(event, CONTEXT, self._fit(event.name, text)) if text else None
 
-    def _fit(self, event: str, text: str) -> str:
+    def _encode(self, event: HookEvent, reply: str, text: str) -> Answer:
+        return HOST.encode(event, reply, text)
+
+    def _fit(self, event: str | None, text: str) -> str:
         fitted, cut = fit_context(text)
         if cut:
             self.log.write("context_cut", hook_event=event, chars=len(text))
@@ -274,30 +294,5 @@ def _start_key(text: str) -> str:
     """
     import hashlib  # once per session: not on every tool call's import path
 
-    return "inject:session-start:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return f"{NOTICE_PREFIX}session-start:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
-
-def _text(payload: Mapping[str, Any], key: str) -> str:
-    value = payload.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _call(payload: Mapping[str, Any]) -> tuple[str, Any, str | None]:
-    """A tool event's name, input and call id."""
-    tool, call_id = payload.get("tool_name"), payload.get("tool_use_id")
-    args = payload.get("tool_input")
-    return (
-        tool if isinstance(tool, str) else "",
-        args if isinstance(args, Mapping) else {},
-        call_id if isinstance(call_id, str) and call_id else None,
-    )
-
-
-def _deny(reason: str) -> dict[str, Any]:
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }
-    }

@@ -1,27 +1,22 @@
-"""What Claude Code loads itself, and the limits its hooks live under.
+"""What Claude Code loads itself, and the limits its hooks live under, applied to a configuration.
 
 Claude Code reads ``CLAUDE.md``, ``CLAUDE.local.md``, ``.claude/CLAUDE.md``,
 ``AGENTS.md`` (root and nested) and ``.claude/rules``; a hook that injected
 them again would double them. Hook context over 10,000 characters is not
 cut by Claude Code but replaced by a file pointer, so the hook's budgets
-stay below that, and ``fit_context`` is the last guard.
+stay below that, and ``fit_context`` is the last guard. The facts themselves
+(``NATIVE_PROVIDER``, ``NATIVE_FILES``, ``CONTEXT_LIMIT``) are the host's
+declaration, ``ruleweave.hosts.claude_code``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ruleweave.hosts.claude_code import CONTEXT_LIMIT, NATIVE_FILES, NATIVE_PROVIDER
+
 if TYPE_CHECKING:
     from ruleweave.config import RuleweaveConfig
-
-NATIVE_PROVIDER = "claude"
-"""The provider whose rules Claude Code loads itself."""
-
-NATIVE_INSTRUCTION_FILES = frozenset({"AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"})
-"""Instruction files Claude Code loads itself (root and nested)."""
-
-CONTEXT_LIMIT = 10_000
-"""Characters of ``additionalContext`` Claude Code shows inline (above it: a file pointer)."""
 
 HOOK_BUDGET_BYTES = 9_000
 """Byte budget of the prompt contribution and of one notice in a hook (bytes ≥ characters), leaving
@@ -36,7 +31,7 @@ def hook_config(config: RuleweaveConfig, *, leave_out_native: bool = True) -> Ru
     Args:
         config: The caller's configuration.
         leave_out_native: Drop the ``claude`` provider and the instruction files Claude Code
-            reads itself (``NATIVE_INSTRUCTION_FILES``).
+            reads itself (``NATIVE_FILES``).
 
     Returns:
         The derived configuration (``config`` itself when nothing changes).
@@ -49,7 +44,7 @@ def hook_config(config: RuleweaveConfig, *, leave_out_native: bool = True) -> Ru
     if leave_out_native:
         if NATIVE_PROVIDER not in config.disabled_providers:
             update["disabled_providers"] = config.disabled_providers | {NATIVE_PROVIDER}
-        kept = tuple(name for name in config.instruction_files if name not in NATIVE_INSTRUCTION_FILES)
+        kept = tuple(name for name in config.instruction_files if name not in NATIVE_FILES)
         if kept != config.instruction_files:
             update["instruction_files"] = kept
     return config.replace(**update) if update else config

@@ -1,7 +1,7 @@
 """The paths a Claude Code tool call touches, for the tools the default extractor does not read.
 
 ``Read``, ``Write``, ``Edit``, ``MultiEdit`` (``file_path``) and ``NotebookEdit``
-(``notebook_path``) need nothing here: ``ruleweave.session.touch.default_extractor``
+(``notebook_path``) need nothing here: ``ruleweave._kernel.paths.default_paths``
 reads those keys. ``Glob`` and ``Grep`` search under ``path`` (the session cwd
 when absent) with a pattern that stands for the files they list, so the
 pattern joined to the directory counts as touched too (``src/**/*.py``
@@ -9,28 +9,26 @@ matches a ``**/*.py`` rule the way the files found would). ``Bash`` touches
 the words of its command that look like paths: a word holding ``/`` or
 ending in a file extension, never an option, a URL or a variable.
 
-``claude_code_paths`` is the same answer as ``TouchExtractors.path_strings``
-for Claude Code's own tools, for the hook's fast path: this module imports
-neither ``typing`` nor ``pathlib`` (a test pins the two against each other).
+``ClaudeCodeHooks`` registers these on its rule set's ``TouchExtractors``;
+the hook's warm path (``snapshot``) picks them the same way
+(``extractor_for``), and both turn what they read into paths with
+``ruleweave._kernel.paths.call_paths``. No ``typing`` or ``pathlib`` here:
+the warm path imports this module.
 """
 
 from __future__ import annotations
 
-import os
-
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # not typing's: see the module docstring
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any
 
-    from ruleweave.session.touch import Extractor
+    from ruleweave._kernel.paths import Extractor
 
 _MAX_COMMAND = 100_000  # longer command lines are scripts, not a list of files
 _MAX_WORDS = 2_000
 _EXTENSION = r"\.[A-Za-z0-9_]{1,10}$"
 _PATHLIKE = r"^[\w.@%+=,~/-]+$"
-_MAX_PATH_CHARS = 4096  # as ruleweave.session.touch
-_MAX_PATHS = 256
 
 
 def _joined(directory: Any, pattern: Any) -> Iterable[str]:
@@ -86,55 +84,10 @@ CLAUDE_CODE_EXTRACTORS: Mapping[str, Extractor] = {
 }
 """Extractors for Claude Code's tools whose arguments name paths in their own way."""
 
-_FILE_KEY = {"Read": "file_path", "Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
-             "NotebookEdit": "notebook_path"}
-# Keys the default extractor reads, or whose text it reads as a patch, besides the file key.
-_OTHER_PATH_KEYS = frozenset({"file_path", "path", "paths", "notebook_path", "target_file", "filename"})
-_PATCH_KEYS = frozenset({"input", "patch", "diff", "command"})
+_BY_TOOL = {tool.lower(): extractor for tool, extractor in CLAUDE_CODE_EXTRACTORS.items()}
 
 
-def _plain(key: str, args: Mapping[str, Any]) -> bool:
-    """Whether the default extractor would read nothing but ``args[key]``, a string."""
-    if not isinstance(args.get(key), str):
-        return False
-    for name, value in args.items():
-        if name == key:
-            continue
-        lowered = name.lower() if isinstance(name, str) else ""
-        if lowered in _OTHER_PATH_KEYS or lowered in _PATCH_KEYS or lowered.endswith(("path", "paths")):
-            return False
-        if not isinstance(name, str) or isinstance(value, dict):
-            return False
-    return True
-
-
-def claude_code_paths(tool: str, args: Mapping[str, Any], cwd: str) -> list[str] | None:
-    """The absolute, normalised paths a call of one of Claude Code's tools touched.
-
-    Args:
-        tool: The tool's name.
-        args: Its input.
-        cwd: What relative paths resolve against.
-
-    Returns:
-        The paths, as ``TouchExtractors.path_strings`` with the Claude Code extractors
-        gives them; ``None`` for a tool this does not know, or an input it cannot vouch
-        for (another key the default extractor would read).
-    """
-    key = _FILE_KEY.get(tool)
-    if key is not None:
-        if not _plain(key, args):
-            return None
-        found: Iterable[str] = (args[key],)
-    elif tool in CLAUDE_CODE_EXTRACTORS:
-        found = CLAUDE_CODE_EXTRACTORS[tool](tool, args)
-    else:
-        return None
-    out: dict[str, None] = {}
-    for raw in found:
-        if not isinstance(raw, str) or not (0 < len(raw) <= _MAX_PATH_CHARS) or "\x00" in raw or "\n" in raw:
-            continue
-        out[os.path.normpath(raw if raw.startswith("/") else os.path.join(cwd, raw))] = None
-        if len(out) >= _MAX_PATHS:
-            break
-    return list(out)
+def extractor_for(tool: str) -> Extractor | None:
+    """The extractor ``TouchExtractors`` uses for ``tool`` once these are registered (names match
+    case-insensitively), or ``None`` for a tool the default extractor reads."""
+    return _BY_TOOL.get(tool.lower())

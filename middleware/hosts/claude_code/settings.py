@@ -1,9 +1,10 @@
-"""Merging ruleweave's hooks into a Claude Code ``settings.json``, and taking them out again.
+"""Claude Code's installer: ruleweave's hooks merged into a ``settings.json``, and taken out again.
 
-Pure functions over the parsed JSON: ``install`` adds one command hook per
-event unless it is there already (twice = once), ``uninstall`` removes only
-entries whose command runs ``ruleweave hook claude-code``. Every other key,
-hook and matcher group is kept, in its order.
+``settings_file`` names the file of a scope (``HOST.scopes``). The rest are
+pure functions over the parsed JSON: ``install`` adds one command hook per
+event of ``HOST.events`` unless it is there already (twice = once),
+``uninstall`` removes only entries whose command runs ``ruleweave hook
+claude-code``. Every other key, hook and matcher group is kept, in its order.
 """
 
 from __future__ import annotations
@@ -11,23 +12,51 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-HOOK_EVENTS: tuple[str, ...] = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")
+from ruleweave.errors import RuleweaveError
+from ruleweave.hosts import AFTER_TOOL, BEFORE_TOOL
+from ruleweave.hosts.claude_code import HOST
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ruleweave.config import RuleweaveConfig
+
+HOOK_EVENTS: tuple[str, ...] = tuple(HOST.events)
 """The events ruleweave answers, in the order they are added."""
 
-TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
+TOOL_EVENTS = frozenset(event for event, kind in HOST.events.items() if kind in (BEFORE_TOOL, AFTER_TOOL))
 """Events whose matcher group names tools (``*``: every tool, so steering sees them all)."""
 
-COMMAND = "ruleweave hook claude-code"
+COMMAND = f"ruleweave hook {HOST.name}"
 """The hook command as installed by default: found on ``PATH``, so a committed settings file
 works on every machine."""
 
-_OURS = re.compile(r"""^\s*["']?(?:\S*[/\\])?ruleweave(?:\.exe)?["']?\s+hook\s+claude-code(?:\s|$)""")
+_OURS = re.compile(
+    r"""^\s*["']?(?:\S*[/\\])?ruleweave(?:\.exe)?["']?\s+hook\s+""" + re.escape(HOST.name) + r"(?:\s|$)"
+)
 
 
-class SettingsError(ValueError):
+class SettingsError(RuleweaveError, ValueError):
     """The settings file is not the JSON object Claude Code reads (one sentence)."""
+
+
+def settings_file(scope: str, config: RuleweaveConfig) -> Path:
+    """The settings file of ``scope``: ``project`` ``<root>/.claude/settings.json`` (shared with the
+    team), ``local`` ``<root>/.claude/settings.local.json`` (this checkout), ``user``
+    ``$CLAUDE_CONFIG_DIR/settings.json`` (``~/.claude``).
+
+    Args:
+        scope: One of ``HOST.scopes``.
+        config: The configuration of the project (its root and Claude's config directory).
+
+    Returns:
+        The path (it may not exist yet).
+    """
+    if scope == "user":
+        return config.claude_dir / "settings.json"
+    return config.root / ".claude" / ("settings.local.json" if scope == "local" else "settings.json")
 
 
 def is_ours(entry: Any) -> bool:

@@ -5,10 +5,12 @@ instruction blob, the glob index and their imports) costs about four times
 Python's own start-up.
 The full path (``command.full_answer``) writes, after answering, a JSON
 snapshot of what the next events need (``snapshot_build``): the
-SessionStart answer, each scoped rule's globs as regexes and its rendered
-notice part, and for each directory seen whether nested rule folders or
-instruction files speak there. Here, a later process reads it back with
-only ``json``, ``os``, ``re`` and (to claim notices) ``sqlite3``.
+SessionStart answer, each scoped rule's rendered notice part, the glob
+table of the rules' globs (``ruleweave._kernel.globtable``), and for each
+directory seen whether nested rule folders or instruction files speak
+there. Here, a later process reads it back with only ``json``, ``os``, the
+kernel (``re2`` only for a glob that needs a pattern) and, to claim
+notices, ``sqlite3``.
 
 It is trusted only while every dependency is as recorded: each file read
 (kind, size, mtime_ns, inode), each directory listed (the same), each path
@@ -16,55 +18,34 @@ only looked at (whether it exists and what it is). Directories are deps of
 the rule set, or of one directory's entry (the chain from the root down and
 what nested lookups read there). Anything this module cannot answer exactly
 as the full path would — steering, streamed rules (except a PostToolUse's
-kept reminder), a gated rule, a notice the budget would cut, an unknown tool
-or directory, an event log — is a ``MISS``, and the full path answers.
+kept reminder), a gated rule, a notice the budget would cut, patch text in
+a tool's input, an unknown directory, an event log — is a ``MISS``, and the
+full path answers.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import stat
-import sys
 import zlib
+
+from ruleweave._kernel import ledger
+from ruleweave._kernel.state import STATE_FILE, parse_store_url, state_directory
+from ruleweave.hosts.claude_code import CONTEXT_LIMIT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
-    from ruleweave.hosts.claude_code.options import HookOptions
+    from ruleweave.hosts._options import HookOptions
 
-FORMAT = 3
+FORMAT = 4
 """The snapshot layout; a file of another format is rebuilt."""
 
 MISS = object()
 """What ``answer`` returns when the full path must answer."""
-
-REMINDER_KEY = "claude-code:reminder:"  # handlers.REMINDER_KEY (pinned by a test)
-CONTEXT_LIMIT = 10_000  # native.CONTEXT_LIMIT
-
-
-def state_directory(env: Mapping[str, str], platform: str = sys.platform) -> str:
-    """``ruleweave.store.sqlite.default_state_path``'s directory, without importing the store (a test pins
-    the two)."""
-    home = env.get("HOME") or os.path.expanduser("~")
-    override = env.get("RULEWEAVE_STATE_DIR")
-    if override:
-        if override == "~" or override.startswith("~/"):
-            override = home + override[1:]
-        return override
-    xdg = env.get("XDG_STATE_HOME")
-    if xdg and os.path.isabs(xdg):
-        base = xdg
-    elif platform == "darwin":
-        base = os.path.join(home, "Library", "Application Support")
-    elif platform == "win32":
-        base = env.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
-    else:
-        base = os.path.join(home, ".local", "state")
-    return os.path.join(base, "ruleweave")
 
 
 ENVIRONMENT = ("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "RULEWEAVE_HOME")
@@ -83,14 +64,16 @@ def snapshot_path(state: str, key: str) -> str:
     return os.path.join(state, "snapshots", f"{zlib.crc32(key.encode('utf-8', 'surrogatepass')):08x}.json")
 
 
-def store_file(options: HookOptions, state: str) -> str | None:
-    """The SQLite file the store URL names, for the two spellings the fast path takes; else ``None``."""
-    url = options.store
-    if url == "sqlite://":
-        return os.path.join(state, "state.db")
-    if url.startswith("sqlite:///") and "?" not in url and "#" not in url and "%" not in url:
-        return url[len("sqlite://"):]
-    return None
+def store_file(options: HookOptions, state: str) -> tuple[str, float | None] | None:
+    """The SQLite file the store URL names and its ``ttl`` parameter; ``None`` for another store or a
+    URL the full path must report on."""
+    try:
+        url = parse_store_url(options.store)
+    except ValueError:
+        return None
+    if url.scheme != "sqlite":
+        return None
+    return url.location or os.path.join(state, STATE_FILE), url.ttl
 
 
 def dep_state(path: str, how: str) -> list[int] | None:
@@ -174,7 +157,7 @@ def answer(payload: Mapping[str, Any], options: HookOptions) -> object:
     if not isinstance(cwd, str) or not cwd:
         return MISS
     cwd = os.path.normpath(os.path.abspath(cwd))
-    state = state_directory(os.environ)
+    state = state_directory(os.environ, os.path.expanduser("~"))
     data = load(options, cwd, state)
     if data is None:
         return MISS
@@ -199,34 +182,43 @@ def _post_tool_use(
     if not isinstance(tool, str) or not isinstance(args, dict):
         return MISS
     call_id = call_id if isinstance(call_id, str) and call_id else None
-    from ruleweave.hosts.claude_code.paths import claude_code_paths
+    from ruleweave._kernel.paths import PATCH_KEYS, call_paths, default_paths
 
-    paths = claude_code_paths(tool, args, data["cwd"])
-    if paths is None:
-        return MISS
+    if tool.lower() in data["extractors"]:  # a tool the rule set has its own extractor for
+        from ruleweave.hosts.claude_code.paths import extractor_for
+
+        extractor = extractor_for(tool)
+        if extractor is None:
+            return MISS
+    elif any(key in args for key in PATCH_KEYS):
+        return MISS  # patch text counts for edit and write tools, whose names the config may extend
+    else:
+        extractor = default_paths
+    paths = call_paths(tool, args, data["cwd"], extractor)
     matches = _matches(paths, data, lambda directory: directory_entry(data, directory))
     if matches is None:
         return MISS
     parts = [text for _, _, text in matches]
     if len("\n\n".join(parts).encode("utf-8")) > data["notice_max_bytes"]:
         return MISS  # the budget would cut: only the full path renders cuts
-    take = REMINDER_KEY + call_id if call_id is not None and data["flags"]["ttsr"] else None
+    take = ledger.reminder_key(call_id) if call_id is not None and data["flags"]["ttsr"] else None
     won: list[bool] = []
     kept = None
     if matches or take is not None:
         db = store_file(options, state)
         if db is None:
             return MISS
-        from ruleweave.hosts.claude_code.fast_store import claim_and_take, open_claims
+        from ruleweave._kernel.sqlite import DEFAULT_TTL, claim_and_take, open_claims
 
-        conn = open_claims(db)
+        conn = open_claims(db[0])
         if conn is None:
-            return MISS
+            return MISS  # no state file yet, or not one of this schema: SQLiteStore decides
         # Not closed here: closing the last connection checkpoints the WAL (an fsync); the
         # hook process exits without it, and the next commit's auto-checkpoint does that work.
         won, kept = claim_and_take(
             conn, session_id, [k for k, _, _ in matches], call_id,
             [r for _, r, _ in matches] if call_id is not None else [], take,
+            ttl=DEFAULT_TTL if db[1] is None else db[1],
         )
     text = "\n\n".join(part for part, flag in zip(parts, won, strict=False) if flag)
     if kept and kept not in text:
@@ -249,89 +241,30 @@ def _matches(
     ``clean(directory)`` says whether the snapshot knows no nested rule folder or
     instruction file speaks in that directory.
     """
+    from ruleweave._kernel.globtable import lookup, spell
+    from ruleweave._kernel.paths import in_project
+
     root_prefix, real_prefix = data["root_prefix"], data["real_root_prefix"]
+    rules = data["rules"]
     out: list[tuple[str, str, str]] = []
     seen: set[str] = set()
-    compiled: dict[str, re.Pattern[str]] = {}
+    patterns: dict[str | None, Any] = {}
     for raw in paths:
-        path = raw
-        if not path.startswith(root_prefix):  # Notices.in_project
-            try:
-                real = os.path.realpath(path)
-            except (OSError, ValueError):
-                real = path
-            if real.startswith(real_prefix) and len(real) > len(real_prefix):
-                path = root_prefix + real[len(real_prefix):]
+        path = in_project(raw, root_prefix, real_prefix)
         if not clean(os.path.dirname(path)):
             return None  # a directory not seen yet, or changed: nested rules may speak there
-        inside = path.startswith(root_prefix) and len(path) > len(root_prefix)
-        relative = path[len(root_prefix):] if inside else None
+        relative, absolute, _ = spell(path, root_prefix)
         trigger = relative or path
-        for name, rule_path, gated, part, glob in _lookup(relative, path, data, compiled):
+        found = lookup(data["entries"], relative, absolute, patterns)
+        if found is None:
+            return None  # a glob RE2 has no form of: the library decides it
+        for index, glob in found:
+            name, rule_path, gated, part = rules[index]
             if gated:
                 return None  # the rule reads the file's content, or has exclusions: the full path decides
-            key = f"inject:{rule_path}#{name}"
+            key = ledger.rule_key(rule_path, name)
             if key not in seen:
                 seen.add(key)
-                record = json.dumps(["rule", name, rule_path, trigger, glob], ensure_ascii=False)
+                record = ledger.record("rule", name, rule_path, trigger, glob)
                 out.append((key, record, part))
     return out
-
-
-def _lookup(
-    relative: str | None, path: str, data: dict[str, Any], compiled: dict[str, re.Pattern[str]]
-) -> list[tuple[str, str, bool, str, str]]:
-    """``GlobIndex.lookup``: each rule whose glob matches a spelling, with its first glob in index order."""
-    rules = data["rules"]
-    name = path.rsplit("/", 1)[-1]
-    out = []
-    taken: set[int] = set()
-    for glob, regex, mode, directory, keys, kind, literal, child in data["entries"]:
-        # The literal GlobIndex files the entry under, checked before any regex is compiled.
-        if (kind == "name" and name != literal) or (kind == "suffix" and not name.endswith(literal)):
-            continue
-        if kind == "prefix" and not name.startswith(literal):
-            continue
-        test: Callable[[str], object]
-        if regex:
-            pattern = compiled.get(regex)
-            if pattern is None:
-                pattern = compiled[regex] = re.compile(regex)
-            test = pattern.fullmatch
-        elif child:  # the key decided the name; the file must be directly in the directory
-            test = _ChildOf(len(directory))
-        else:  # the key decided the name, the directory (if any) the place
-            test = _anything
-        if mode == "root":
-            hit = relative is not None and "/" not in relative and bool(test(relative))
-        elif mode == "rel":
-            hit = relative is not None and relative.startswith(directory) and bool(test(relative))
-        else:
-            hit = (
-                (relative is not None and bool(test(relative)))
-                or bool(test(path))
-                or (mode == "name" and bool(test(name)))
-            )
-        if hit:
-            for index in keys:
-                if index not in taken:
-                    taken.add(index)
-                    out.append((*rules[index], glob))
-    return out
-
-
-def _anything(text: str) -> bool:
-    """The test of an entry its key and literal directory decide alone."""
-    return True
-
-
-class _ChildOf:
-    """The test of a keyed entry in a literal directory: no further ``/`` after its ``at`` characters."""
-
-    __slots__ = ("at",)
-
-    def __init__(self, at: int) -> None:
-        self.at = at
-
-    def __call__(self, text: str) -> bool:
-        return "/" not in text[self.at :]

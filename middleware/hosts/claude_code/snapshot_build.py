@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
+from ruleweave._kernel.globtable import KEYS
 from ruleweave.hosts.claude_code.snapshot import (
     FORMAT,
     dep_state,
@@ -36,9 +37,9 @@ from ruleweave.hosts.claude_code.snapshot import (
 )
 
 if TYPE_CHECKING:
+    from ruleweave.hosts._hook_log import HookLog
+    from ruleweave.hosts._options import HookOptions
     from ruleweave.hosts.claude_code.handlers import ClaudeCodeHooks
-    from ruleweave.hosts.claude_code.hook_log import HookLog
-    from ruleweave.hosts.claude_code.options import HookOptions
     from ruleweave.ruleset import RuleSet
 
 RACY_SECONDS = 2.0
@@ -55,10 +56,6 @@ MAX_ENTRIES = 4096
 """Entries one snapshot keeps: a model naming ever new directories must not fill the disk."""
 
 _STRENGTH = {"s": 0, "l": 1, "r": 1}
-
-_KEYED_BASES = frozenset({"name", "suffix", "prefix", "any", "none"})
-_KEYED_PLACES = frozenset({"float", "everything", "child", "under", "all_under"})
-"""Shapes ``GlobIndex`` decides by its key and a literal directory alone (no regex)."""
 
 _TMP_NAMES = itertools.count()  # with the pid, a temporary name no other writer uses
 
@@ -189,57 +186,28 @@ def _own_sources() -> dict[str, str]:
 
 
 def _entries(ruleset: RuleSet) -> tuple[list[list[Any]], list[list[Any]]]:
-    """The scoped rules and the glob index as ``snapshot`` matches it.
+    """The scoped rules and the glob table as ``snapshot`` matches them.
 
-    Rules: ``[name, path, gated, notice part]`` in precedence order. Entries: one per
-    brace alternative, in ``GlobIndex``'s order (first insertion), as ``[glob, regex,
-    spelling mode, literal directory, [rule indexes], key kind, key, child]`` (the key: the
-    file name, suffix or prefix ``GlobIndex`` files it under); the mode says which spellings
-    ``GlobIndex`` tries: ``root`` (the relative path of a project-root file), ``rel``
-    (the relative path under the literal directory), ``any`` (relative, absolute) or
-    ``name`` (those and the bare file name). The regex is '' when the key decides the name
-    (a literal name or ``*suffix``) and the literal directory the place: directly in it
-    when ``child``, else anywhere below it.
+    Rules: ``[name, path, gated, notice part]`` in precedence order. Entries: the rows
+    of the scoped rules' glob index (``Notices.glob_table``; ``ruleweave._kernel.globtable``
+    says what a row holds), each rule named by its index in the rules. Only the rows whose
+    test needs a pattern are translated (wcmatch): a literal name, ``*suffix``, ``prefix*``
+    or ``test_*.py`` in a literal place needs none, and so no cold start pays for wcmatch.
     """
-    from ruleweave.globs._shapes import alternatives, is_malformed, shape_of, translate
     from ruleweave.session.notices import Match
 
     notices = ruleset.notices
-    bare_anywhere = getattr(getattr(notices, "_index", None), "_bare_anywhere", True)
     rules: list[list[Any]] = []
-    entries: dict[tuple[str, str], list[Any]] = {}
+    index_of: dict[str, int] = {}
     for index, rule in enumerate(ruleset.buckets.scoped):
         match = Match("rule", rule.name, rule.path, "", None, rule.content, rule.source.provider)
         gated = bool(rule.content_regex) or bool(getattr(rule, "exclude_globs", ()))
         rules.append([rule.name, rule.path, gated, notices.render([match])])
-        for glob in rule.globs:
-            expanded = None if not glob or is_malformed(glob) else alternatives(glob)
-            for alternative in expanded or ():
-                entry = entries.get((glob, alternative))
-                if entry is None:
-                    shape = shape_of(alternative)
-                    if not bare_anywhere and shape.dir_mode != "everything" and "/" not in alternative:
-                        mode, directory = "root", ""
-                    elif (
-                        shape.dir_mode in ("generic", "under", "all_under", "child")
-                        and shape.directory
-                        and not shape.directory.startswith("/")
-                    ):
-                        mode, directory = "rel", shape.directory
-                    else:
-                        loose = "\\" in alternative or "/" not in alternative.lstrip("*/")
-                        mode, directory = ("name" if loose else "any"), ""
-                    # A literal name, ``*suffix``, ``prefix*`` or any name, in a literal place, needs
-                    # no regex (nor wcmatch, whose import costs a cold start half of Python's own):
-                    # '' says the key decides the name.
-                    keyed = shape.base in _KEYED_BASES and shape.dir_mode in _KEYED_PLACES
-                    entry = entries[(glob, alternative)] = [
-                        glob, "" if keyed else translate(alternative), mode, directory, [],
-                        shape.key_kind, shape.key, shape.dir_mode == "child",
-                    ]
-                if index not in entry[4]:
-                    entry[4].append(index)
-    return rules, [e for e in entries.values() if e[1] is not None]
+        index_of[rule.name] = index  # as Notices._by_name: names are the index's keys
+    entries = notices.glob_table()
+    for row in entries:
+        row[KEYS] = [index_of[name] for name in row[KEYS]]
+    return rules, entries
 
 
 def _clean(ruleset: RuleSet, path: str) -> bool:
@@ -393,6 +361,7 @@ def _write(
             "templates": bool(config.templates),
         },
         "notice_max_bytes": config.notice_max_bytes,
+        "extractors": sorted(ruleset.extractors.registered),
         "rules": rules,
         "entries": entries,
         "fingerprint": fingerprint,

@@ -1,4 +1,8 @@
-"""The snapshot's glob matching gives what ``Notices.for_paths`` gives, for many glob shapes and paths."""
+"""The snapshot's glob matching gives what ``Notices.for_paths`` gives, for many glob shapes and paths.
+
+One decision (``ruleweave._kernel.globtable``) through two doors: the glob index inside the library,
+and the rows the snapshot stores, scanned by the hook's warm path.
+"""
 
 from __future__ import annotations
 

@@ -14,10 +14,9 @@ from typing import Any
 
 import pytest
 
-from ruleweave.hosts.claude_code import snapshot
-from ruleweave.hosts.claude_code.handlers import REMINDER_KEY
-from ruleweave.hosts.claude_code.native import CONTEXT_LIMIT
-from ruleweave.hosts.claude_code.options import HookOptions
+from ruleweave._kernel.ledger import reminder_key
+from ruleweave.hosts._options import HookOptions
+from ruleweave.hosts.claude_code import CONTEXT_LIMIT, snapshot
 from tests.conftest import WriteTree
 from tests.hosts.claude_code.conftest import RULEWEAVE, RunHook, context_of, event, read_event
 
@@ -193,7 +192,7 @@ def test_a_kept_reminder_arrives_with_the_warm_answer(
     from ruleweave.store import SQLiteStore
 
     store = SQLiteStore(state_dir / "state.db")
-    store.put("r", REMINDER_KEY + "call-9", "Remember: never call eval.")
+    store.put("r", reminder_key("call-9"), "Remember: never call eval.")
     payload = read_event(project, "src/app.py", "call-9", session="r")
     text = context_of(run_hook(payload)[1])
     assert text.endswith("\n\nRemember: never call eval.") and "Use type hints" in text

@@ -1,0 +1,1 @@
+"""Standard library only: the facts the hook's fast path and the library share, one copy each."""
