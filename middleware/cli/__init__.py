@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "lint",
     "prompt",
     "explain",
+    "map",
     "read",
     "spec",
     "ttsr",
