@@ -14,15 +14,21 @@ Use::
             ...
 
 The SDK drives the Claude Code CLI, and ruleweave joins it the way it joins
-Claude Code, in process: the ``UserPromptSubmit``, ``PreToolUse``,
-``PostToolUse`` and ``Stop`` callbacks are ``HookMatcher``s over the very
-handlers of ``ruleweave hook claude-code`` (``ruleweave.hosts.claude_code``), so the
-steering block, refusals, notices and the ``Stop`` check are the same. A
-``SessionStart`` callback does not fire through the SDK, so the prompt
-contribution goes into the system prompt instead: the ``claude_code`` preset
-with it appended (a custom system prompt gets it after its own text). The
-conversation's id is fixed up front (``session_id``, a UUID) so the appended
-text and the hooks talk about the same session; ``PreCompact`` re-arms notices.
+Claude Code, in process: a callback for every event the command hook answers
+(``SessionStart``, ``UserPromptSubmit``, ``PreToolUse``, ``PostToolUse``,
+``SubagentStart``, ``Stop``) is a ``HookMatcher`` over the very handlers of
+``ruleweave hook claude-code`` (``ruleweave.hosts.claude_code``). So the steering
+block, refusals, notices (before an edit, in a subagent's own ledger), the
+``Stop`` check, compaction, the queue that keeps every answer under Claude
+Code's 10,000-character limit and the delivery record in the store are the
+same. The CLI (2.1.332) sends the SDK no ``SessionStart`` of a new session,
+only those of ``compact`` and ``clear``, so the prompt contribution goes into
+the system prompt: the ``claude_code`` preset with it appended (a custom
+system prompt gets it after its own text), recorded as delivered (event
+``SystemPrompt``). The conversation's id is fixed up front (``session_id``, a
+UUID) so the appended text and the hooks talk about the same session;
+``PreCompact`` re-arms notices too, for a CLI that sends no ``SessionStart``
+on compaction.
 
 Streamed rules: ``receive`` watches the text and thinking deltas of the
 ``StreamEvent``s (``include_partial_messages=True``) and, on a hit the session
@@ -73,12 +79,12 @@ except ImportError as exc:  # pragma: no cover - exercised by re-importing witho
     raise MissingDependencyError("claude-agent-sdk", "claude-agent") from exc
 
 from ruleweave.adapters.claude_agent_stream import watched_replies
-from ruleweave.hosts.claude_code import ClaudeCodeHooks
+from ruleweave.hosts.claude_code import EVENTS, ClaudeCodeHooks
 
 __all__ = ["RuleweaveClaudeAgent"]
 
-_EVENTS: tuple[HookEvent, ...] = ("UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")
-"""The events whose callbacks are the command hook's handlers."""
+_EVENTS = tuple(cast(HookEvent, name) for name in EVENTS)
+"""The events whose callbacks are the command hook's handlers: every event it answers."""
 
 _MAX_CORRECTIONS = 64
 """Corrective follow-ups remembered (so their ``UserPromptSubmit`` is not a user turn); oldest forgotten."""
@@ -182,7 +188,8 @@ class RuleweaveClaudeAgent:
             leave_out_native: Leave out what Claude Code loads itself.
 
         Returns:
-            ``UserPromptSubmit``, ``PreToolUse``, ``PostToolUse``, ``Stop`` and ``PreCompact`` matchers.
+            A matcher per event the command hook answers (``SessionStart``, ``UserPromptSubmit``,
+            ``PreToolUse``, ``PostToolUse``, ``SubagentStart``, ``Stop``) and ``PreCompact``.
         """
         handlers = self.handlers(leave_out_native)
         mapping: dict[HookEvent, list[HookMatcher]] = {

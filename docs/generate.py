@@ -17,8 +17,9 @@ part is rendered from one declaration in the code:
   and its docstring's ``Attributes:`` section (descriptions);
 * ``cli.md``: the argparse parsers of ``ruleweave.cli.build_parser()``;
 * ``formats.md``: ``ruleweave.discovery.registry.PROVIDERS`` with each provider
-  module's docstring, ``ruleweave.instructions.formats.FORMATS`` and
-  ``ruleweave.lint.agents.AGENTS``;
+  module's docstring (its last paragraph, ``Follows: …``, names the agent's source
+  or docs), ``ruleweave.instructions.formats.FORMATS`` (with each format's
+  ``follows``) and ``ruleweave.lint.agents.AGENTS``;
 * ``architecture.md``: the first docstring line of every package and module;
 * ``replay.md``: ``ruleweave.events.EVENTS``;
 * ``errors.md``: the tree that opens ``ruleweave.errors``.
@@ -206,7 +207,7 @@ def config_constants() -> str:
 
     parameters = inspect.signature(module.RuleweaveConfig.__init__).parameters.values()
     defaults = {id(p.default) for p in parameters}
-    source = REPO / "middleware" / "config.py"
+    source = REPO / "middleware" / "config" / "__init__.py"
     parts = []
     for name in dict.fromkeys(str(p.annotation) for p in parameters):
         values = _literal_values(getattr(module, name, None)) if name.isidentifier() else ()
@@ -376,6 +377,23 @@ DISCOVERY_INTERNALS = frozenset({
 """Modules of ``ruleweave.discovery`` that are machinery, not a format (no section of their own)."""
 
 
+FOLLOWS = "Follows: "
+"""How the last paragraph of a provider's (or format module's) docstring opens: what it follows."""
+
+
+def follows(module: Any) -> str:
+    """What a provider or format module follows: its docstring's last paragraph, as Markdown.
+
+    Raises:
+        SystemExit: The docstring does not end with a ``Follows: …`` paragraph.
+    """
+    last = inspect.cleandoc(module.__doc__ or "").rsplit("\n\n", 1)[-1]
+    if not last.startswith(FOLLOWS) or last.count(FOLLOWS) != 1:
+        raise SystemExit(f"{module.__name__}'s docstring must end with a paragraph '{FOLLOWS}<the agent's "
+                         "source file or documentation page>.'")
+    return cell(from_rst(last[len(FOLLOWS):]).rstrip("."))
+
+
 def _provider_modules() -> list[tuple[Any, Any]]:
     from ruleweave.discovery.registry import PROVIDERS
 
@@ -388,9 +406,12 @@ def _provider_modules() -> list[tuple[Any, Any]]:
         if not (module.__doc__ or "").startswith(f"{provider.id} (priority {provider.priority})"):
             raise SystemExit(f"{module.__name__}'s docstring must open with "
                              f"'{provider.id} (priority {provider.priority})'.")
+        follows(module)
         found.append((provider, module))
     known = {m.__name__.rsplit(".", 1)[1] for _, m in found} | set(FORMAT_MODULES) | DISCOVERY_INTERNALS
     folder = REPO / "middleware" / "discovery"
+    for name in FORMAT_MODULES:
+        follows(importlib.import_module(f"ruleweave.discovery.{name}"))
     unknown = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__" and p.stem not in known)
     if unknown:
         raise SystemExit(f"docs/generate.py does not know ruleweave.discovery.{unknown[0]}: add it to "
@@ -403,12 +424,12 @@ DIALECTS = {"anywhere": "anywhere", "root": "top of the folder's directory"}
 
 
 def formats_providers() -> str:
-    """The provider table: id, priority, what it reads, how a bare glob matches."""
+    """The provider table: id, priority, what it reads, how a bare glob matches, what it follows."""
     rows = [
-        (f"[{code(p.id)}](#{p.id})", str(p.priority), cell(plain(p.summary)), DIALECTS[p.dialect])
-        for p, _ in _provider_modules()
+        (f"[{code(p.id)}](#{p.id})", str(p.priority), cell(plain(p.summary)), DIALECTS[p.dialect], follows(m))
+        for p, m in _provider_modules()
     ]
-    return table(("provider", "priority", "reads", "a bare `*.py` matches"), rows)
+    return table(("provider", "priority", "reads", "a bare `*.py` matches", "follows"), rows)
 
 
 def formats_sections() -> str:
@@ -445,12 +466,16 @@ def formats_instruction_files() -> str:
             groups.setdefault(fmt.group, []).append(fmt.name)
     rows = []
     for fmt in formats.FORMATS:
+        if not fmt.follows:
+            raise SystemExit(f"ruleweave.instructions.formats: {fmt.name} declares no follows= (the agent's "
+                             "source file or documentation page).")
         where = _where(fmt)
         others = [n for n in groups.get(fmt.group, []) if n != fmt.name]
         if others:
             where += "; one of " + ", ".join(code(n) for n in groups[fmt.group]) + " (the first present)"
-        rows.append((code(fmt.name), cell(fmt.agent), "expanded" if fmt.imports else "text", where))
-    return table(("file", "agent", "`@path`", "where"), rows)
+        rows.append((code(fmt.name), cell(fmt.agent), "expanded" if fmt.imports else "text", where,
+                     cell(from_rst(fmt.follows))))
+    return table(("file", "agent", "`@path`", "where", "follows"), rows)
 
 
 def formats_agents() -> str:

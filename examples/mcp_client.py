@@ -56,8 +56,8 @@ async def run(args: argparse.Namespace) -> None:
             given = text_of(await client.call_tool("rules_for_paths", {"paths": [path]}))
             headers = [line for line in given.splitlines() if line.startswith(("[rule: ", "[file: "))]
             print(f"rules_for_paths([{path}]) -> {', '.join(headers) or given}")
-        explained = await client.call_tool("explain", {"path": "src/components/InvoiceRow.tsx"})
-        print(f"explain(src/components/InvoiceRow.tsx) -> {explained.structured_content}")
+        explained = await client.call_tool("explain", {"paths": ["src/components/InvoiceRow.tsx"]})
+        print(f"explain([src/components/InvoiceRow.tsx]) -> {explained.structured_content}")
         rule = text_of(await client.call_tool("read_rule", {"name": "no-float-money"}))
         print(f"read_rule(no-float-money) ->\n{indent(rule)}")
     if args.event_log is not None:

@@ -14,12 +14,14 @@ The tree::
     ├── ReplayError              an event log cannot be replayed
     ├── HookUsageError           a hook command got an option it does not know (also ValueError)
     ├── SettingsError            a Claude Code settings file has the wrong shape (also ValueError)
+    ├── ServerConfigError        a Claude Code MCP server file has the wrong shape (also ValueError)
     ├── UsageError               bad command-line arguments or unreadable input: the CLI exits 2
     ├── OptionError              a replayed log's option value is unusable (also ValueError)
     └── StreamInterruptError     a LangChain model stream stopped for a streamed rule
 
-The last four are defined where they are raised: ``SettingsError`` in
-``ruleweave.hosts.claude_code.settings``, ``UsageError`` in
+The last five are defined where they are raised: ``SettingsError`` in
+``ruleweave.hosts.claude_code.settings``, ``ServerConfigError`` in
+``ruleweave.hosts.claude_code.mcp_servers``, ``UsageError`` in
 ``ruleweave.cli.common`` (shared by the subcommands), ``OptionError`` in
 ``ruleweave.replay._options`` (always translated into a ``ReplayError``
 before a caller sees it) and ``StreamInterruptError`` in

@@ -133,6 +133,25 @@ def stop_capture(captured: list[dict[str, Any]]) -> None:
             _captures[:] = [c for c in _captures if c is not captured]
 
 
+# The hook process's watches for a few named events (``store_error``): unlike a capture, a watch
+# does not make ``EventLog.enabled`` true, so sessions build no other event for it.
+_watches: list[tuple[frozenset[str], list[dict[str, Any]]]] = []
+
+
+def start_watch(names: frozenset[str]) -> list[dict[str, Any]]:
+    """Begin collecting the events named ``names`` of every session in this process; returns their list."""
+    found: list[dict[str, Any]] = []
+    with _captures_lock:
+        _watches.append((names, found))
+    return found
+
+
+def stop_watch(found: list[dict[str, Any]]) -> None:
+    """Stop collecting into ``found``."""
+    with _captures_lock:
+        _watches[:] = [w for w in _watches if w[1] is not found]
+
+
 def _deliver(event: str, fields: dict[str, Any]) -> None:
     record = {"event": event, **fields}
     with _captures_lock:
@@ -207,6 +226,11 @@ class EventLog:
         """Record one event; never raises (a no-op costing a level check when off)."""
         if _captures:
             _deliver(event, fields)
+        if _watches:
+            with _captures_lock:
+                for names, found in _watches:
+                    if event in names:
+                        found.append({"event": event, **fields})
         if self._json is not None:
             try:
                 self._json.msg(event, ts=round(time.time(), 6), **fields)

@@ -153,7 +153,7 @@ class RuleSet:
         """
         config = config or RuleweaveConfig()
         if config.templates:
-            from ruleweave.prompt.parts import check_templates
+            from ruleweave.prompt._templates import check_templates
 
             check_templates(config.templates)
         store = MemoryStore() if config.store is None else open_store(config.store)

@@ -17,12 +17,13 @@ settings.load_profile("ruleweave")
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point HOME into a fresh temp dir; unset CLAUDE_CONFIG_DIR, RULEWEAVE_HOME and CODEX_HOME."""
+    """Point HOME into a fresh temp dir; unset the variables that move the user tier or git's config."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("RULEWEAVE_HOME", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)  # git's global excludes: ~/.config/git/ignore
     return home
 
 

@@ -150,6 +150,26 @@ def test_generated_page_is_current(page: str) -> None:
     )
 
 
+def test_every_format_names_the_source_it_follows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #28: each provider, format module and instruction file names the agent's source or docs.
+
+    The generator stops on one that does not, so a new format cannot reach the page without it.
+    """
+    from ruleweave.instructions import formats
+
+    module = generator()
+    providers = module._provider_modules()
+    assert all(module.follows(provider_module) for _, provider_module in providers)
+    assert "custom-instructions.ts" in module.follows(next(m for p, m in providers if p.id == "roo"))
+    assert all(fmt.follows for fmt in formats.FORMATS)
+    silent = ModuleType("ruleweave.discovery.silent", "silent (priority 1): nothing.\n\nNo source named.")
+    with pytest.raises(SystemExit, match="silent's docstring must end with a paragraph 'Follows: "):
+        module.follows(silent)
+    monkeypatch.setattr(formats, "FORMATS", (formats.FileFormat("NEW.md", "New agent"),))
+    with pytest.raises(SystemExit, match=r"NEW\.md declares no follows="):
+        module.formats_instruction_files()
+
+
 def test_generated_parts_are_marked() -> None:
     """Every generated part sits between its markers, so hand-written text is never overwritten."""
     module = generator()

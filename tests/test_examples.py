@@ -72,7 +72,10 @@ def test_framework_examples(name: str, tmp_path: Path) -> None:
 def test_claude_agent_sdk_example() -> None:
     """The Agent SDK example shows the options ruleweave builds, a notice once, and a refusal."""
     out = run("claude_agent_sdk_agent.py")
-    assert "hook events: PostToolUse, PreCompact, PreToolUse, Stop, UserPromptSubmit" in out
+    assert (
+        "hook events: PostToolUse, PreCompact, PreToolUse, SessionStart, Stop, SubagentStart, "
+        "UserPromptSubmit" in out
+    )
     assert "session_id: 0c8f6f0e-5d2b-4c43-9a57-3d1f1b6a2e11" in out
     assert "include_partial_messages: True" in out
     assert "system_prompt: preset 'claude_code', append (" in out and "    | <generic-rules>" in out
@@ -92,10 +95,10 @@ def test_claude_code_hooks_example() -> None:
     assert '"command": "ruleweave hook claude-code"' in dry_run
     assert "settings.json written: False" in dry_run
     assert "Installed in $TMP/project/.claude/settings.json." in out
-    assert "hook events: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop" in out
-    assert "already installed in $TMP/project/.claude/settings.json; nothing changed." in out
+    assert "hook events: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, SubagentStart, Stop" in out
+    assert "already installed in $TMP/project/.claude/settings.json and $TMP/project/.mcp.json" in out
     assert "SessionStart: additionalContext, " in out and "starting '<generic-rules>'" in out
     assert "PostToolUse Read src/app.ts: additionalContext, 4 lines, starting '[rule: typescript]'" in out
     assert "PostToolUse Read src/app.ts again: no output (nothing new)" in out
     assert "PreToolUse Write float(amount): deny — " in out and "`no-float-money`" in out
-    assert "Removed from $TMP/project/.claude/settings.json." in out
+    assert "Removed $TMP/project/.claude/settings.json (ruleweave had created it)." in out

@@ -124,3 +124,56 @@ def test_prompt_cli_reports_every_block(write_tree: WriteTree, capsys: pytest.Ca
         {"path": ".cursor/rules/huge.mdc", "name": "huge", "block": "generic"}.items() <= cut.items()
         for cut in budget["cut"]
     )
+
+
+def chronicle_like(write_tree: WriteTree) -> tuple[Path, str]:
+    """A 23 KB main AGENTS.md (CLAUDE.md a link to it) and many always-on rules: Copilot instructions
+    with ``applyTo: '**'`` and Claude rules without ``paths`` (the shape of Cratis/Chronicle)."""
+    line = "Event sourcing guidance line with detail." + " More." * 6 + "\n"
+    main = "# Chronicle\n\n" + "".join(f"## Section {i}\n\n" + line * 13 + "\n" for i in range(23))
+    files = {
+        "AGENTS.md": main, ".github/copilot-instructions.md": "# Copilot\n\n" + paragraphs(60, "copilot"),
+    }
+    for i in range(14):
+        files[f".github/instructions/topic{i}.instructions.md"] = (
+            f"---\napplyTo: '**'\n---\n# Topic {i}\n\n" + paragraphs(40, f"topic{i}")
+        )
+    for i in range(6):
+        files[f".claude/rules/house{i}.md"] = f"# House {i}\n\n" + paragraphs(36, f"house{i}")
+        files[f".github/instructions/scoped{i}.instructions.md"] = (
+            f"---\napplyTo: '**/*.cs'\ndescription: Scoped {i}\n---\nScoped {i}.\n"
+        )
+    root = write_tree(files)
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    assert 23 * 1024 <= len(main.encode()) < 24 * 1024
+    return root, main
+
+
+def test_the_main_instruction_file_stays_whole_before_always_on_rules(write_tree: WriteTree) -> None:
+    """Files come first, then always-on rules, then the listing: the 23 KB AGENTS.md is whole (it was cut
+    by 16 KB when the blocks shared max-min), and every rule cut names rule://<name> (#28 item 11)."""
+    root, main = chronicle_like(write_tree)
+    parts = load(root).prompt_parts()
+    assert parts.budget.used == len(parts.text.encode()) <= 48 * 1024
+    assert not [c for c in parts.budget.cut if c[0] == "AGENTS.md"]
+    assert "## Section 22" in parts.instructions and main.splitlines()[-1] in parts.instructions
+    cut = {c.name: c for b in parts.budget.blocks for c in b.cut}
+    assert {"house0", "copilot-instructions", "topic0"} <= set(cut)
+    for name in cut:
+        assert f"whole text at rule://{name}]" in parts.text
+    assert all(f"- scoped{i} (**/*.cs): Scoped {i}" in parts.domain for i in range(6))  # the listing whole
+
+
+def test_keep_whole_names_files_no_budget_cuts(write_tree: WriteTree) -> None:
+    """Max-min cuts the big root AGENTS.md for the small file near cwd; ``keep_whole`` keeps it whole and
+    the other file shrinks instead."""
+    root = write_tree({"AGENTS.md": paragraphs(150, "root"), "app/CLAUDE.md": paragraphs(60, "app")})
+    plain = RuleSet.load(RuleweaveConfig(cwd=root / "app", project_root=root, instructions_max_bytes=16384))
+    assert [c.path for c in plain.blob.budget.cut] == ["AGENTS.md"]
+    kept = RuleSet.load(RuleweaveConfig(
+        cwd=root / "app", project_root=root, instructions_max_bytes=16384, keep_whole=["AGENTS.*"]
+    ))
+    instructions = kept.prompt_parts().instructions
+    assert "root line 149 " in instructions and "whole text at AGENTS.md]" not in instructions
+    assert [c.path for c in kept.blob.budget.cut] == ["app/CLAUDE.md"]
+    assert "whole text at app/CLAUDE.md]" in instructions

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from ruleweave import RuleSet
 from ruleweave._files.paths import RealPaths, display, is_within
-from ruleweave._files.reading import read_bytes, read_text
+from ruleweave._files.reading import link_stand_in, read_bytes, read_text
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext, under
 
@@ -105,3 +107,42 @@ def test_folders_are_the_walk_joined_as_strings(tmp_path: Path, relative: str) -
     assert len(ctx.folders(relative)) == 3
     assert under(Path("/"), relative) == str(Path("/") / relative)
     assert under(str(tmp_path) + os.sep, relative) == str(tmp_path / relative)
+
+
+def test_a_symlink_checked_out_as_text_is_not_served(tmp_path: Path) -> None:
+    """With core.symlinks off git writes a link as a file holding its target's path (no newline): such a
+    CLAUDE.md or rule file gives no prompt text and no rule, with a warning naming it (#28 item 13)."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "config", "core.symlinks", "false"], check=True)
+    (root / "docs").mkdir()
+    (root / "docs/style.md").write_text("---\nalwaysApply: true\n---\nUse tabs.\n", encoding="utf-8")
+    (root / "AGENTS.md").write_text("Run make test.\n", encoding="utf-8")
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    (root / ".cursor/rules").mkdir(parents=True)
+    (root / ".cursor/rules/style.mdc").symlink_to("../../docs/style.md")
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    for link in ("CLAUDE.md", ".cursor/rules/style.mdc"):
+        (root / link).unlink()
+    # What a checkout on a system without symbolic links writes (git's own blob of each link).
+    subprocess.run(["git", "-C", str(root), "checkout", "--", "CLAUDE.md", ".cursor/rules/style.mdc"],
+                   check=True)
+    assert (root / ".cursor/rules/style.mdc").read_bytes() == b"../../docs/style.md"  # 19 bytes, a file
+    assert not (root / "CLAUDE.md").is_symlink()
+    ruleset = RuleSet.load(RuleweaveConfig(cwd=root))
+    assert "style" not in [rule.name for rule in ruleset.rules]
+    assert "[file: CLAUDE.md]" not in ruleset.prompt_parts().instructions
+    assert "Run make test." in ruleset.prompt_parts().instructions
+    warned = {w.path: w.message for w in ruleset.warnings}
+    assert "holds only the path '../../docs/style.md'" in warned[str(root / ".cursor/rules/style.mdc")]
+    assert "symbolic link git checked out as a plain file" in warned[str(root / "CLAUDE.md")]
+
+
+def test_link_stand_ins_need_one_line_naming_an_existing_path(tmp_path: Path) -> None:
+    """A one-line rule that names nothing, or a path followed by a newline, is text, not a link."""
+    (tmp_path / "AGENTS.md").write_text("x")
+    assert link_stand_in(tmp_path / "CLAUDE.md", "AGENTS.md") == "AGENTS.md"
+    assert link_stand_in(tmp_path / "CLAUDE.md", "AGENTS.md\n") is None
+    assert link_stand_in(tmp_path / "CLAUDE.md", "Always use tabs.") is None
+    assert link_stand_in(tmp_path / "CLAUDE.md", "") is None

@@ -169,3 +169,32 @@ def read_text(path: Path | str, limit: int, *, whole: bool = False, regular: boo
         return ReadResult(None, "is not valid UTF-8 and was skipped")
     problem = f"is larger than {limit} bytes; only the first {limit} were read" if oversized else None
     return ReadResult(text, problem, oversized)
+
+
+LINK_TEXT_MAX = 4096
+"""The longest text taken for a symbolic link's target written out as a file (``PATH_MAX``)."""
+
+
+def link_stand_in(path: Path | str, text: str) -> str | None:
+    """The target when ``text`` is a symbolic link checked out as a plain file, else ``None``.
+
+    git on a system (or with ``core.symlinks=false``) without symbolic links writes
+    a link as a regular file holding the target's path, with no newline: a
+    ``CLAUDE.md`` that reads ``AGENTS.md``. Such a file is taken as a stand-in
+    when its whole text is one line of at most ``LINK_TEXT_MAX`` characters and
+    names a file or directory that exists, relative to the file's own directory.
+
+    Args:
+        path: The file read.
+        text: Its whole text.
+
+    Returns:
+        The target as written, or ``None``.
+    """
+    if not text or len(text) > LINK_TEXT_MAX or "\n" in text or text != text.strip():
+        return None
+    base = os.path.dirname(os.fspath(path))
+    try:
+        return text if os.path.lexists(os.path.join(base, text)) else None
+    except (OSError, ValueError):
+        return None

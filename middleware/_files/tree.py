@@ -11,11 +11,19 @@ directory; both ask this module the same questions, on ``str`` paths:
   entry names), so a first touch costs one ``listdir`` and one ``lstat`` per
   new directory, and a repeat costs dictionary lookups.
 * ``ignored(directory)`` — git's semantics: every ``.gitignore`` from the
-  root down, ``.git/info/exclude``, negations, deeper files winning (the
-  matcher is ``pathspec``); plus ``.git`` always, ``RuleweaveConfig.ignored_dirs``,
-  and, when the repository has no ``.gitignore`` at all, the usual
-  dependency folders (``node_modules``, ``.venv``, ``venv``,
-  ``site-packages``, ``__pypackages__``, ``.tox``).
+  root down, ``.git/info/exclude`` and git's global excludes file
+  (``gitrepo.GitRepo.excludes_file``), negations, deeper files winning (the
+  matcher is ``pathspec`` on RE2); plus ``.git`` always,
+  ``RuleweaveConfig.ignored_dirs``, and the dependency and build folders
+  (``DEPENDENCY_DIRS``: ``node_modules``, ``.venv``, ``dist``, ``vendor`` …)
+  that no ignore file re-includes and git does not track (read from the
+  index once, on the first such folder met: ``gitrepo``).
+
+An ignore file is bounded: at most ``MAX_IGNORE_PATTERNS`` patterns and
+``MAX_IGNORE_CHARS`` characters of them, none longer than ``MAX_PATTERN_CHARS``,
+are used, the rest dropped with a warning. They are compiled in RE2 sets of
+``PATTERNS_PER_SET``; a set RE2 refuses, or whose match fails, is left out of
+the check with a warning. The check degrades, never the notice.
 
 A directory below the root is one cached record (chain, verdict, listing,
 the ignore files that apply to its entries) built from its parent's record,
@@ -30,8 +38,10 @@ import threading
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
+from ruleweave._files.gitrepo import GitRepo
 from ruleweave._files.paths import real_inside, walk_down
 from ruleweave._files.reading import read_text
+from ruleweave._kernel.surrogates import escape_surrogates
 from ruleweave._lru import LruCache
 from ruleweave.config import RuleweaveConfig
 from ruleweave.rules import DiscoveryWarning
@@ -42,8 +52,26 @@ if TYPE_CHECKING:
 CACHED_DIRECTORIES = 8_192
 """Directories whose listing and ignore verdict are remembered (least recently used forgotten)."""
 
-DEPENDENCY_DIRS = ("node_modules", ".venv", "venv", "site-packages", "__pypackages__", ".tox")
-"""Ignored when the repository has no ``.gitignore`` (a vendored dependency is not the project's voice)."""
+DEPENDENCY_DIRS = (
+    "node_modules", "bower_components", "jspm_packages", ".venv", "venv", "site-packages",
+    "__pypackages__", "__pycache__", ".tox", ".nox", ".eggs", ".mypy_cache", ".pytest_cache",
+    ".ruff_cache", "dist", "build", "target", "vendor", ".next", ".nuxt", ".svelte-kit", ".gradle",
+    ".terraform", "Pods", ".build",
+)
+"""Ignored unless an ignore file re-includes them (``!vendor/``) or git tracks a file in them: a
+dependency or a build output is not the project's voice, with or without a ``.gitignore`` entry."""
+
+MAX_IGNORE_PATTERNS = 2_000
+"""Patterns used from one ignore file; the rest are dropped (with a warning)."""
+
+MAX_PATTERN_CHARS = 1_024
+"""A longer ignore pattern is dropped (with a warning)."""
+
+MAX_IGNORE_CHARS = 64 * 1024
+"""Characters of patterns used from one ignore file (compiling them takes RE2 at most about 0.3 s)."""
+
+PATTERNS_PER_SET = 256
+"""Patterns compiled into one RE2 set: a set RE2 refuses loses only these."""
 
 _ALWAYS = frozenset({".git"})
 _NO_NAMES: frozenset[str] = frozenset()
@@ -87,19 +115,43 @@ class ProjectTree:
         self._warnings: dict[DiscoveryWarning, None] = {}
         self._warned_lock = threading.Lock()
         self._root_names = self._list(self.root)
-        extra = frozenset(config.ignored_dirs) | _ALWAYS
-        self._ignored_names = extra if self._any_gitignore() else extra | frozenset(DEPENDENCY_DIRS)
+        self._ignored_names = frozenset(config.ignored_dirs) | _ALWAYS
+        self._dependency_names = frozenset(DEPENDENCY_DIRS) - self._ignored_names
 
     @cached_property
     def _top(self) -> _Dir:
         """The root's record; its ignore files are read on the first touch, not at load."""
         return _Dir((), False, self._root_names, self._own_specs((), self.root, self._root_names))
 
+    @cached_property
+    def _git(self) -> GitRepo | None:
+        """The git repository the project lies in (found on the first touch, not at load)."""
+        config = self.config
+        xdg = config.xdg_config_home or config.user_home / ".config"
+        return GitRepo.find(self.root, str(config.user_home), str(xdg))
+
+    @cached_property
+    def _tracked(self) -> frozenset[str]:
+        """Dependency-named directories holding a tracked file, as absolute paths (read once)."""
+        git = self._git
+        if git is None:
+            return frozenset()
+        found = git.tracked(self._dependency_names)
+        if found is None:
+            self._warn(os.path.join(git.git_dir, "index"), "could not be read (too large or damaged); "
+                       "dependency folders such as node_modules are treated as untracked")
+            return frozenset()
+        return frozenset(os.path.normpath(os.path.join(git.top, *rel.split("/"))) for rel in found)
+
     @property
     def warnings(self) -> tuple[DiscoveryWarning, ...]:
-        """Directories met on tool calls that could not be read (links out of the project)."""
+        """Problems met on tool calls: links out of the project, ignore files cut or unusable."""
         with self._warned_lock:
             return tuple(self._warnings)
+
+    def _warn(self, path: str, message: str) -> None:
+        with self._warned_lock:
+            self._warnings.setdefault(DiscoveryWarning(path=escape_surrogates(path), message=message))
 
     # -- listings ---------------------------------------------------------------
 
@@ -166,6 +218,28 @@ class ProjectTree:
             return False
         return self._dir(directory).ignored
 
+    def ignored_file(self, path: str) -> bool:
+        """Whether the file ``path`` (inside the project) is ignored: its directory is, or an ignore
+        file that applies to it names it (``.env``, ``*.pem``). A path outside the project is not."""
+        directory = os.path.dirname(path)
+        if directory != self.root and not directory.startswith(self._root_prefix):
+            return False
+        if directory != self.root and self._dir(directory).ignored:
+            return True
+        specs = (self._top if directory == self.root else self._dir(directory)).specs
+        verdict: bool | None = None
+        for prefix, spec in specs:
+            if not path.startswith(prefix):
+                continue
+            relative = escape_surrogates(path[len(prefix) :].replace(os.sep, "/"))
+            try:
+                result = spec.check_file(relative).include
+            except Exception:  # a matcher failing degrades the check (its warning is _check's)
+                result = None
+            if result is not None:
+                verdict = result
+        return bool(verdict)
+
     def _dir(self, directory: str) -> _Dir:
         """The record of ``directory`` (strictly below the root), built from its parent's."""
         known = self._dirs.get(directory)
@@ -214,41 +288,88 @@ class ProjectTree:
             real = os.path.realpath(directory)
             if real != self._real_root and not real.startswith(self._real_prefix):
                 # A link out of the project is never part of it; say which, once per directory.
-                message = f"is a symbolic link leading outside the project ({real}); not read"
-                with self._warned_lock:
-                    self._warnings.setdefault(DiscoveryWarning(path=directory, message=message))
+                self._warn(directory, f"is a symbolic link leading outside the project ({real}); not read")
                 return True
         verdict: bool | None = None
         for prefix, spec in above.specs:
-            result = spec.check_file(directory[len(prefix) :].replace(os.sep, "/") + "/").include
+            result = self._check(spec, prefix, directory)
             if result is not None:
                 verdict = result
+        if verdict is None and name in self._dependency_names:
+            # A missing directory holds nothing either way: no index read for an invented path.
+            return above.missing or directory not in self._tracked
         return bool(verdict)
 
+    def _check(self, spec: pathspec.GitIgnoreSpec, prefix: str, directory: str) -> bool | None:
+        """One ignore file's verdict on ``directory`` (``None``: it says nothing, or cannot match)."""
+        # RE2 matches UTF-8: a name's undecodable bytes (and a tool argument's lone surrogate) are
+        # spelled as escapes, which a wildcard still matches.
+        relative = escape_surrogates(directory[len(prefix) :].replace(os.sep, "/")) + "/"
+        try:
+            return spec.check_file(relative).include
+        except Exception as exc:  # a matcher failing degrades the check, never the notice
+            self._warn(prefix, f"ignore rules could not be matched ({type(exc).__name__}); ignored there")
+            return None
+
     def _own_specs(self, above: _Specs, level: str, listed: frozenset[str]) -> _Specs:
-        """``above`` and the ignore rules written in ``level`` itself (``.gitignore``; the root's exclude)."""
-        lines: list[str] = []
-        sources: list[tuple[str, str]] = []
-        if level == self.root and ".git" in listed:
-            info = os.path.join(level, ".git", "info")
+        """``above`` and the ignore rules written for ``level`` itself: ``.gitignore``, and at the root
+        git's global excludes file and ``.git/info/exclude`` (lowest precedence first)."""
+        sources: list[str] = []
+        if level == self.root and self._git is not None:
+            excludes = self._git.excludes_file
+            if excludes is not None and os.path.isfile(excludes):
+                sources.append(excludes)  # the user's own file, outside the project by design
+            info = os.path.join(self._git.git_dir, "info")
             if "exclude" in self._listing(info):
-                sources.append((info, "exclude"))
+                sources.append(os.path.join(info, "exclude"))
         if ".gitignore" in listed:
-            sources.append((level, ".gitignore"))
-        for folder, name in sources:
-            source = os.path.join(folder, name)
-            if real_inside(source, self._real_root) is None:
-                continue  # an ignore file linking out of the project is not read
+            source = os.path.join(level, ".gitignore")
+            if real_inside(source, self._real_root) is not None:  # one linking out of the project is not read
+                sources.append(source)
+        prefix = level.rstrip(os.sep) + os.sep
+        specs = list(above)
+        for source in sources:
+            # One spec per file: a later file's match wins, as one list would, and a file RE2
+            # cannot compile costs only its own rules.
             text = read_text(source, self.config.max_file_bytes).text
-            if text:
-                lines.extend(text.splitlines())
-        if not lines:
-            return above
-        import pathspec  # here: a project without ignore files never pays for it (a hook starts per call)
+            lines = self._bounded(source, text) if text else []
+            if not lines:
+                continue
+            import pathspec  # here: a project without ignore files never pays for it (a hook starts per call)
 
-        return (*above, (level.rstrip(os.sep) + os.sep, pathspec.GitIgnoreSpec.from_lines(lines)))
+            refused = 0
+            for start in range(0, len(lines), PATTERNS_PER_SET):
+                # Consecutive sets keep git's order (a later match wins); one RE2 refuses (its memory
+                # bound) costs its own patterns only. RE2 explicitly: the fallback is Python's re,
+                # which a crafted pattern can stall.
+                chunk = lines[start : start + PATTERNS_PER_SET]
+                try:
+                    specs.append((prefix, pathspec.GitIgnoreSpec.from_lines(chunk, backend="re2")))
+                except Exception:  # RE2 refusing a set degrades the check, never the notice
+                    refused += len(chunk)
+            if refused:
+                self._warn(source, f"has {refused:,} ignore pattern(s) RE2 could not compile; not applied")
+        return tuple(specs)
 
-    def _any_gitignore(self) -> bool:
-        if ".gitignore" in self._root_names:
-            return True
-        return os.path.isfile(os.path.join(self.root, ".git", "info", "exclude"))
+    def _bounded(self, source: str, text: str) -> list[str]:
+        """The pattern lines of one ignore file within ``MAX_IGNORE_PATTERNS`` and ``MAX_PATTERN_CHARS``."""
+        kept: list[str] = []
+        long = over = used = 0
+        for line in text.splitlines():
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            if len(line) > MAX_PATTERN_CHARS:
+                long += 1
+            elif len(kept) >= MAX_IGNORE_PATTERNS or used + len(line) > MAX_IGNORE_CHARS:
+                over += 1
+            else:
+                kept.append(escape_surrogates(line))
+                used += len(line)
+        if over:
+            self._warn(source, f"has more ignore patterns than ruleweave applies ({MAX_IGNORE_PATTERNS:,}, "
+                       f"{MAX_IGNORE_CHARS // 1024} KiB); the last {over:,} are not applied")
+        if long:
+            self._warn(source, f"has {long:,} ignore pattern(s) longer than {MAX_PATTERN_CHARS:,} "
+                       "characters; they are not applied")
+        return kept

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 
+from ruleweave._kernel.surrogates import escape_surrogates
+
 NOTICE_PREFIX = "inject:"
 """What every notice key starts with: releasing it re-arms every notice of a session."""
 
@@ -21,8 +23,11 @@ REMINDER_PREFIX = "claude-code:reminder:"
 
 
 def rule_id(path: str, name: str) -> str:
-    """A rule notice's identity: its source path and its name (one source may hold several rules)."""
-    return f"{path}#{name}"
+    """A rule notice's identity: its source path and its name (one source may hold several rules).
+
+    A file name that is not valid UTF-8 is spelled escaped: every store encodes its keys.
+    """
+    return escape_surrogates(f"{path}#{name}")
 
 
 def rule_key(path: str, name: str) -> str:
@@ -32,17 +37,27 @@ def rule_key(path: str, name: str) -> str:
 
 def instructions_key(path: str) -> str:
     """The store key of a nested instruction file's notice: its path."""
-    return NOTICE_PREFIX + path
+    return NOTICE_PREFIX + escape_surrogates(path)
 
 
 def listing_key(directory: str) -> str:
     """The store key of a nested rule folder's listing: its directory."""
-    return f"{NOTICE_PREFIX}{directory}#rules"
+    return escape_surrogates(f"{NOTICE_PREFIX}{directory}#rules")
+
+
+def agent_scope(agent_id: str) -> str:
+    """The claim scope of a subagent's notices: a subagent starts with a fresh context, so its own ledger."""
+    return f"agent:{agent_id}"
+
+
+def scoped_key(key: str, scope: str) -> str:
+    """``key`` claimed within ``scope`` only (``agent_scope``, or one step of an adapter's thread)."""
+    return f"{key}@{scope}"
 
 
 def reminder_key(call_id: str) -> str:
     """The store key of the streamed-rule reminder kept for tool call ``call_id``."""
-    return REMINDER_PREFIX + call_id
+    return REMINDER_PREFIX + escape_surrogates(call_id)
 
 
 def record(kind: str, name: str, path: str, trigger: str, glob: str | None) -> str:
@@ -58,7 +73,7 @@ def record(kind: str, name: str, path: str, trigger: str, glob: str | None) -> s
     Returns:
         The record.
     """
-    return json.dumps([kind, name, path, trigger, glob], ensure_ascii=False)
+    return escape_surrogates(json.dumps([kind, name, path, trigger, glob], ensure_ascii=False))
 
 
 def read_record(text: str) -> tuple[str, str, str, str, str | None] | None:

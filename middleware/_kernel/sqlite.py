@@ -1,10 +1,16 @@
 """The SQLite state file: its schema, and the statements both its users run.
 
-Schema (``PRAGMA user_version`` 1, ``PRAGMA application_id`` ``0x52575354``)::
+Schema (``PRAGMA user_version`` 2, ``PRAGMA application_id`` ``0x52575354``)::
 
     sessions(session TEXT PRIMARY KEY, last_used REAL)        -- one row per live session
     claims(seq INTEGER PRIMARY KEY, session, key, call_id, record, UNIQUE(session, key))
     vals(session, key, value, PRIMARY KEY(session, key))
+    queue(session, pos, item, PRIMARY KEY(session, pos))       -- pieces waiting, in pos order
+    deliveries(seq INTEGER PRIMARY KEY, session, entry)        -- the delivery record
+
+A file of schema 1 gains the last two tables (``MIGRATIONS``) when
+``SQLiteStore`` opens it; the hook's warm path opens only a file of this
+schema. Queue items and record entries are ``ruleweave._kernel.delivery``'s.
 
 A claim is a row of ``claims``: ``INSERT … ON CONFLICT DO NOTHING`` on the
 ``(session, key)`` uniqueness makes exactly one inserter the winner, in
@@ -17,7 +23,8 @@ used now (``touch_session``).
 ``SQLiteStore`` (``ruleweave.store.sqlite``) creates, checks and sweeps the
 file and runs every operation; the Claude Code hook's warm path opens a file
 that store made (``open_claims``) and claims its notices with the function
-``SQLiteStore.claim_many`` runs (``claim_and_take``).
+``SQLiteStore.claim_many`` runs (``claim_and_take``; ``claim_unless_queued`` also
+checks the delivery queue and writes the delivery record).
 
 Standard library only, and no ``typing``: the hook's warm path imports this
 module. It imports the C module ``_sqlite3`` that ``sqlite3`` wraps (the
@@ -30,6 +37,8 @@ from __future__ import annotations
 
 import os
 import time
+
+from ruleweave._kernel.delivery import RECORD_LIMIT
 
 try:
     import _sqlite3 as sqlite3
@@ -49,7 +58,7 @@ DEFAULT_TTL = 7 * 24 * 3600.0
 DEFAULT_BUSY_TIMEOUT = 5.0
 """Seconds a call waits for another process's write to finish before failing."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The layout ruleweave writes; kept in ``PRAGMA user_version``."""
 
 APPLICATION_ID = 0x52575354
@@ -77,7 +86,28 @@ SCHEMA = (
         PRIMARY KEY (session, key)
     ) WITHOUT ROWID""",
 )
-"""The statements that create schema ``SCHEMA_VERSION`` in an empty file."""
+"""The statements that create schema 1 in an empty file (``MIGRATIONS`` take it on)."""
+
+MIGRATIONS = {
+    1: (
+        """CREATE TABLE IF NOT EXISTS queue (
+            session TEXT NOT NULL,
+            pos INTEGER NOT NULL,
+            item TEXT NOT NULL,
+            PRIMARY KEY (session, pos)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE IF NOT EXISTS deliveries (
+            seq INTEGER PRIMARY KEY,
+            session TEXT NOT NULL,
+            entry TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS deliveries_by_session ON deliveries (session, seq)",
+    ),
+}
+"""Per schema version, the statements that take a file of that version to the next one."""
+
+SESSION_TABLES = ("claims", "vals", "queue", "deliveries")
+"""The tables holding rows of a session besides ``sessions`` itself."""
 
 
 def open_claims(path: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> sqlite3.Connection | None:
@@ -151,9 +181,34 @@ def last_used(conn: sqlite3.Connection, session_id: str) -> float | None:
     return None if row is None else float(row[0])
 
 
+def create_schema(conn: sqlite3.Connection) -> None:
+    """Write schema ``SCHEMA_VERSION`` into an empty file, or migrate an older one (in a write transaction).
+
+    Raises:
+        sqlite3.DatabaseError: The file holds another application's tables, or a newer schema.
+    """
+    version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have won
+    if version > SCHEMA_VERSION:
+        raise sqlite3.DatabaseError(
+            f"it was written by a newer ruleweave (schema {version}, this one knows {SCHEMA_VERSION})"
+        )
+    if version == 0:
+        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise sqlite3.DatabaseError("the file is another application's database")
+        for statement in SCHEMA:
+            conn.execute(statement)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        version = 1
+    while version < SCHEMA_VERSION:
+        for statement in MIGRATIONS[version]:
+            conn.execute(statement)
+        version += 1
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
 def drop_session(conn: sqlite3.Connection, session_id: str) -> None:
     """Delete every row of the session (inside a write transaction)."""
-    for table in ("claims", "vals", "sessions"):
+    for table in (*SESSION_TABLES, "sessions"):
         conn.execute(f"DELETE FROM {table} WHERE session = ?", (session_id,))
 
 
@@ -195,8 +250,8 @@ def claim_and_take(
 ) -> tuple[list[bool], str | None]:
     """Claim ``keys`` and, with ``take``, read that value and set it to ``''``, in one write transaction.
 
-    This is ``SQLiteStore.claim_many``; the hook also takes the streamed-rule
-    reminder PreToolUse kept for the call, in the same transaction.
+    This is ``SQLiteStore.claim_many``; the hook's warm path runs the same claims
+    through ``claim_unless_queued``.
 
     Args:
         conn: A connection (``open_claims``, or ``SQLiteStore``'s).
@@ -215,21 +270,188 @@ def claim_and_take(
         sqlite3.Error: The database failed; nothing was written.
     """
     at = time.time() if now is None else now
+    return transaction(
+        conn, lambda: _claim(conn, session_id, keys, call_id, records, take, ttl, at), write=True
+    )
 
-    def body() -> tuple[list[bool], str | None]:
-        touch_session(conn, session_id, at, ttl)
-        won = []
-        for i, key in enumerate(keys):
-            record = None if call_id is None else (records[i] if i < len(records) else "")
-            cursor = conn.execute(
-                "INSERT INTO claims (session, key, call_id, record) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT DO NOTHING",
-                (session_id, key, call_id, record),
-            )
-            won.append(cursor.rowcount == 1)
-        taken = None if take is None else read_value(conn, session_id, take)
-        if taken:
-            conn.execute("UPDATE vals SET value = '' WHERE session = ? AND key = ?", (session_id, take))
-        return won, taken or None
+
+def claim_unless_queued(
+    conn: sqlite3.Connection,
+    session_id: str,
+    queue: str,
+    keys: Sequence[str],
+    call_id: str | None,
+    records: Sequence[str],
+    take: str | None,
+    then: Callable[[sqlite3.Connection, list[bool], str | None], None],
+    *,
+    ttl: float = DEFAULT_TTL,
+) -> tuple[list[bool], str | None] | None:
+    """The hook's warm claim: nothing while ``queue`` has pieces waiting; else ``claim_and_take``'s claims,
+    then ``then(conn, won, taken)`` (the answer's delivery record), in one write transaction.
+
+    Args:
+        conn: A connection (``open_claims``).
+        session_id: The session.
+        queue: The delivery queue the answer would have to send first (``delivery.queue_id``).
+        keys: As ``claim_and_take``.
+        call_id: As ``claim_and_take``.
+        records: As ``claim_and_take``.
+        take: As ``claim_and_take``.
+        then: Run last inside the transaction.
+        ttl: Seconds a session may go unused before its state is dropped.
+
+    Returns:
+        As ``claim_and_take``; ``None`` (nothing written) when pieces wait in ``queue``.
+
+    Raises:
+        sqlite3.Error: The database failed; nothing was written.
+    """
+    at = time.time()
+
+    def body() -> tuple[list[bool], str | None] | None:
+        if queued(conn, queue):
+            return None
+        won, taken = _claim(conn, session_id, keys, call_id, records, take, ttl, at)
+        then(conn, won, taken)
+        return won, taken
 
     return transaction(conn, body, write=True)
+
+
+def _claim(
+    conn: sqlite3.Connection, session_id: str, keys: Sequence[str], call_id: str | None,
+    records: Sequence[str], take: str | None, ttl: float, at: float,
+) -> tuple[list[bool], str | None]:
+    """The claims and the take (inside a write transaction)."""
+    touch_session(conn, session_id, at, ttl)
+    won = []
+    for i, key in enumerate(keys):
+        record = None if call_id is None else (records[i] if i < len(records) else "")
+        cursor = conn.execute(
+            "INSERT INTO claims (session, key, call_id, record) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            (session_id, key, call_id, record),
+        )
+        won.append(cursor.rowcount == 1)
+    taken = None if take is None else read_value(conn, session_id, take)
+    if taken:
+        conn.execute("UPDATE vals SET value = '' WHERE session = ? AND key = ?", (session_id, take))
+    return won, taken or None
+
+
+def queued(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Whether the session has pieces waiting in its queue (one indexed look-up)."""
+    return conn.execute("SELECT 1 FROM queue WHERE session = ? LIMIT 1", (session_id,)).fetchone() is not None
+
+
+def push_queue(conn: sqlite3.Connection, session_id: str, items: Sequence[str], front: bool) -> None:
+    """Add ``items`` to the back of the session's queue, or before its first item (in a write transaction)."""
+    if not items:
+        return
+    if front:
+        (low,) = conn.execute("SELECT min(pos) FROM queue WHERE session = ?", (session_id,)).fetchone()
+        start = (0 if low is None else low) - len(items)
+    else:
+        (high,) = conn.execute("SELECT max(pos) FROM queue WHERE session = ?", (session_id,)).fetchone()
+        start = 0 if high is None else high + 1
+    conn.executemany(
+        "INSERT INTO queue (session, pos, item) VALUES (?, ?, ?)",
+        [(session_id, start + i, text) for i, text in enumerate(items)],
+    )
+
+
+def take_queue(conn: sqlite3.Connection, session_id: str) -> list[str]:
+    """Remove and return every item of the session's queue, first first (in a write transaction)."""
+    rows = conn.execute("SELECT item FROM queue WHERE session = ? ORDER BY pos", (session_id,)).fetchall()
+    if rows:
+        conn.execute("DELETE FROM queue WHERE session = ?", (session_id,))
+    return [str(text) for (text,) in rows]
+
+
+def append_entries(
+    conn: sqlite3.Connection, session_id: str, entries: Sequence[str], limit: int = RECORD_LIMIT
+) -> None:
+    """Append to the session's delivery record, keeping its newest ``limit`` entries (in a write
+    transaction)."""
+    if not entries:
+        return
+    conn.executemany(
+        "INSERT INTO deliveries (session, entry) VALUES (?, ?)", [(session_id, text) for text in entries]
+    )
+    conn.execute(
+        "DELETE FROM deliveries WHERE session = ? AND seq <= (SELECT seq FROM deliveries WHERE session = ?"
+        " ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+        (session_id, session_id, limit),
+    )
+
+
+def read_entries(conn: sqlite3.Connection, session_id: str) -> list[str]:
+    """The session's delivery record, oldest first."""
+    rows = conn.execute("SELECT entry FROM deliveries WHERE session = ? ORDER BY seq", (session_id,))
+    return [str(text) for (text,) in rows]
+
+
+DAMAGED_CODES = (11, 26)
+"""SQLite's primary result codes for a damaged file: ``SQLITE_CORRUPT`` and ``SQLITE_NOTADB``."""
+
+DAMAGED_SUFFIX = ".damaged-"
+"""What a damaged state file's new name adds before a UTC timestamp: ``state.db.damaged-20261201T101500Z``."""
+
+SIDECARS = ("-wal", "-shm", "-journal")
+"""The files SQLite keeps beside a database: moved with it, or a fresh file would replay a damaged log."""
+
+
+def damaged(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database file itself is damaged (not locked, full, or unopenable)."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if isinstance(code, int):
+        return code & 0xFF in DAMAGED_CODES
+    text = str(exc)
+    return text == "file is not a database" or "malformed" in text
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """The file's ``(device, inode)``, or ``None`` when it is missing."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def move_aside(path: str, identity: tuple[int, int] | None = None, now: float | None = None) -> str | None:
+    """Rename a damaged database, and the files SQLite keeps beside it, with a timestamp suffix.
+
+    The damaged file is kept for inspection; the next open creates a fresh one.
+
+    Args:
+        path: The database file.
+        identity: The ``file_identity`` of the file found damaged: when ``path`` is another
+            file now, another process moved the damaged one and made a fresh one, left alone.
+        now: Wall-clock seconds for the suffix (default: ``time.time()``).
+
+    Returns:
+        The database's new path, or ``None`` when it was not moved (missing, or another file).
+
+    Raises:
+        OSError: The file could not be renamed.
+    """
+    found = file_identity(path)
+    if found is None or (identity is not None and found != identity):
+        return None
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
+    target = f"{path}{DAMAGED_SUFFIX}{stamp}"
+    n = 1
+    while os.path.lexists(target):  # two damages within one second
+        n += 1
+        target = f"{path}{DAMAGED_SUFFIX}{stamp}-{n}"
+    os.rename(path, target)
+    for sidecar in SIDECARS:
+        try:  # noqa: SIM105 - contextlib is not on the hook's warm path
+            os.rename(path + sidecar, target + sidecar)
+        except FileNotFoundError:
+            pass
+    return target

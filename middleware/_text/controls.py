@@ -13,11 +13,16 @@ difference. Two answers, one per audience:
 "Hidden" means: Unicode categories ``Cc`` (C0, DEL, C1), ``Cf`` (bidi
 embeddings, overrides and isolates, zero-width space/joiners, BOM, soft
 hyphen, tag characters) and the line/paragraph separators ``Zl``/``Zp``.
+Both answers also spell a file name's undecodable bytes (lone surrogates,
+``r\udcff.mdc``) as ``r\xff.mdc`` (``_kernel.surrogates``): such text cannot
+be encoded for a prompt or a terminal at all.
 """
 
 from __future__ import annotations
 
 import re
+
+from ruleweave._kernel.surrogates import escape_surrogates
 
 _KEEP_IN_TEXT = frozenset("\n\t")
 
@@ -42,7 +47,7 @@ def strip_controls(text: str) -> str:
     """
     if text.isprintable():
         return text
-    return _HIDDEN.sub(lambda m: " " if m.group(0).isspace() else "", text)
+    return _HIDDEN.sub(lambda m: " " if m.group(0).isspace() else "", escape_surrogates(text))
 
 
 def _escape(char: str) -> str:
@@ -68,5 +73,6 @@ def escape_controls(text: str, *, multiline: bool = True) -> str:
     if text.isprintable():
         return text
     return _HIDDEN.sub(
-        lambda m: m.group(0) if multiline and m.group(0) in _KEEP_IN_TEXT else _escape(m.group(0)), text
+        lambda m: m.group(0) if multiline and m.group(0) in _KEEP_IN_TEXT else _escape(m.group(0)),
+        escape_surrogates(text),
     )

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
 from ruleweave._files.paths import display
 from ruleweave._files.reading import read_text
+from ruleweave._kernel.surrogates import escape_surrogates, has_surrogates
 from ruleweave._text.controls import escape_controls
 from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import RuleweaveError
@@ -129,6 +131,11 @@ class _Escaping:
     def write(self, text: str) -> int:
         return self._stream.write(escape_controls(text))
 
+    def writelines(self, lines: Iterable[str]) -> None:
+        # Without this, ``writelines`` would reach the wrapped stream unescaped (``__getattr__``).
+        for line in lines:
+            self.write(line)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
@@ -161,6 +168,27 @@ def print_warnings(
             print(f"  {where}: {w.message}" if where else f"  {w.message}", file=stream)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def print_json(data: Any) -> None:
-    """Print ``data`` as indented, key-ordered-as-built JSON (hidden characters as ``\\uXXXX``)."""
-    sys.stdout.write(escape_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
+    """Print ``data`` as indented, key-ordered-as-built JSON (hidden characters as ``\\uXXXX``).
+
+    A file name's undecodable byte is the text ``\\xff`` inside its string, as on the terminal:
+    a lone surrogate is not valid UTF-8 and strict JSON readers refuse its escape.
+    """
+    sys.stdout.write(escape_controls(json_text(json.dumps(data, indent=2, ensure_ascii=False))) + "\n")
+
+
+def json_text(text: str) -> str:
+    """JSON text with each lone surrogate (only ever inside a string) spelled ``\\\\xff``.
+
+    Args:
+        text: What ``json.dumps(..., ensure_ascii=False)`` wrote.
+
+    Returns:
+        The same document, valid UTF-8, its strings holding the escape as text.
+    """
+    if not has_surrogates(text):
+        return text
+    return _SURROGATE.sub(lambda m: escape_surrogates(m.group(0)).replace("\\", "\\\\"), text)

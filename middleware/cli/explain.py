@@ -3,6 +3,9 @@
 Each rule names the folder it came from (a nested ``apps/web/.cursor/rules``
 too); a path under a directory the repository ignores says so, since nested
 rules and instruction files are never read there.
+
+``ruleweave explain --session ID`` prints a session's delivery record instead
+(``explain_session``): what the hooks sent, cut, queued and took from the queue.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ruleweave._files.paths import display
-from ruleweave.cli.common import add_cwd, add_json, config_from, print_json
+from ruleweave.cli.common import UsageError, add_cwd, add_json, config_from, print_json
 from ruleweave.ruleset import RuleSet
 
 
@@ -24,12 +27,35 @@ def register(subparsers: Any) -> None:
     )
     add_cwd(parser)
     add_json(parser)
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="paths, relative to --cwd")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="paths, relative to --cwd")
+    parser.add_argument(
+        "--session", metavar="ID",
+        help="instead of paths: print the delivery record of this agent session (what its hooks sent, "
+        "cut, queued and took from the queue, per rule and file)",
+    )
+    parser.add_argument(
+        "--store", metavar="URL",
+        help="with --session: where the session lives (default: sqlite://, the hooks' state.db)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Explain each path; exit 0 (nothing firing is not an error)."""
+    """Explain each path, or print a session's record; exit 0 (nothing firing is not an error).
+
+    Raises:
+        UsageError: Neither paths nor ``--session``, or both; ``--store`` without ``--session``.
+    """
+    if args.session is not None:
+        if args.paths:
+            raise UsageError("explain takes paths or --session, not both.")
+        from ruleweave.cli.explain_session import run_session
+
+        return run_session(args.session, args.store, as_json=args.json)
+    if not args.paths:
+        raise UsageError("explain needs a PATH, or --session ID.")
+    if args.store is not None:
+        raise UsageError("--store goes with --session.")
     config = config_from(args)
     ruleset = RuleSet.load(config)
     report: list[dict[str, Any]] = []

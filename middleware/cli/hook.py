@@ -40,9 +40,13 @@ def _described(agent: Host) -> str:
     native = sorted(agent.native_files)
     if agent.native_provider:
         native.insert(0, f"the {agent.native_provider} provider's rules")
+    fallback = (
+        f", and {', '.join(sorted(agent.native_fallback))} in a project without those files"
+        if agent.native_fallback else ""
+    )
     text = (
         f"{agent.name}: {agent.title} hooks {', '.join(agent.events)}; at most "
-        f"{agent.context_limit:,} characters per answer; it reads {', '.join(native)} itself "
+        f"{agent.context_limit:,} characters per answer; it reads {', '.join(native)}{fallback} itself "
         "(left out unless --include-native)"
     )
     return textwrap.fill(text, width=78, initial_indent="  ", subsequent_indent="    ")

@@ -1,13 +1,19 @@
-"""``ruleweave install <agent>``: merge ruleweave's hooks into the agent's settings file.
+"""``ruleweave install <agent>``: merge ruleweave's hooks and its MCP server into the agent's config.
 
-The scope names the file (the host's ``scopes``; for Claude Code ``--project``,
-the default, writes ``<root>/.claude/settings.json``, committed and shared by
-the team, ``--local`` ``<root>/.claude/settings.local.json``, ``--user``
-``$CLAUDE_CONFIG_DIR/settings.json``), and the host's installer module
-(``Host.installer``) merges into it. Only ruleweave's entries change; a run
-that changes nothing writes nothing; ``--dry-run`` prints the unified diff
-instead; ``--uninstall`` takes them out. A settings file that is not a JSON
-object is left untouched (exit 2).
+The scope names the files (the host's ``scopes``; for Claude Code ``--project``,
+the default, writes ``<root>/.claude/settings.json`` and ``<root>/.mcp.json``,
+committed and shared by the team, ``--local`` ``<root>/.claude/settings.local.json``
+and this project's entry in ``~/.claude.json``, ``--user``
+``$CLAUDE_CONFIG_DIR/settings.json`` and ``~/.claude.json``), and the host's
+installer module (``Host.installer``) merges into them: the hooks, and
+``ruleweave mcp --host <agent>`` as the MCP server that reads whole rules and,
+where the agent supports it, answers the hooks (``--hook-type``; by default
+``mcp`` when the installed agent's version has MCP tool hooks, else
+``command``). Only ruleweave's entries change; a run that changes nothing
+writes nothing; ``--dry-run`` prints the unified diffs instead; ``--uninstall``
+takes them out, and deletes a file an install created when nothing else is left
+in it (the state directory keeps which files those are). A file that is not a
+JSON object is left untouched (exit 2).
 
 The hook command is the bare ``ruleweave hook <agent>``: a committed
 settings file must work on every teammate's machine, where an absolute path
@@ -20,10 +26,12 @@ not on ``PATH``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import importlib
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -32,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ruleweave.cli.common import UsageError, add_cwd, config_from
+from ruleweave.config import RuleweaveConfig
 from ruleweave.errors import RuleweaveError
 from ruleweave.hosts import HOSTS, Host, host
 from ruleweave.hosts._options import INSTALL_OPTIONS, add_arguments
@@ -39,7 +48,11 @@ from ruleweave.hosts._options import INSTALL_OPTIONS, add_arguments
 if TYPE_CHECKING:
     from ruleweave.hosts import Installer
 
-MAX_SETTINGS_BYTES = 4 * 1024 * 1024
+MAX_SETTINGS_BYTES = 64 * 1024 * 1024
+"""The largest config file read (``~/.claude.json`` keeps every project's history)."""
+
+CREATED_FILE = "installed-files.json"
+"""The state directory's list of the config files an install created (``--uninstall`` may delete those)."""
 
 
 def register(subparsers: Any) -> None:
@@ -82,10 +95,18 @@ def settings_path(args: argparse.Namespace, agent: Host) -> Path:
     if args.scope not in agent.scopes:
         scopes = ", ".join(f"--{scope}" for scope in agent.scopes)
         raise UsageError(f"{agent.title} has no --{args.scope} settings (it has {scopes}).")
-    path = installer(agent).settings_file(args.scope, config)
-    if args.scope == "user":
-        return path
+    return _inside(installer(agent).settings_file(args.scope, config), config)
+
+
+def _inside(path: Path, config: RuleweaveConfig) -> Path:
+    """``path`` itself, when it is in the user's own files or really inside the project.
+
+    Raises:
+        UsageError: A file of the project that links outside it.
+    """
     real, root = os.path.realpath(path), os.path.realpath(config.root)
+    if not os.path.abspath(path).startswith(str(config.root).rstrip(os.sep) + os.sep):
+        return path  # the user's own config (user scope, Claude Code's ~/.claude.json)
     if not real.startswith(root.rstrip(os.sep) + os.sep):
         raise UsageError(f"{path} links outside the project (to {real}); nothing was changed.")
     return path
@@ -141,9 +162,43 @@ def write_settings(path: Path, text: str) -> None:
 
 
 def hook_command(agent: Host, absolute: bool) -> str:
-    """The command to install: bare, or this installation's ``ruleweave`` by absolute path."""
+    """The command to install: bare, or this installation's ``ruleweave`` by absolute path.
+
+    The agent runs the command through a shell, so the path is quoted for it (``shlex.quote``
+    on POSIX): a checkout named ``x$(touch PWNED)y`` must run nothing but ruleweave.
+
+    Raises:
+        UsageError: On Windows, a path holding a character its shells would expand.
+    """
+    return f"{shell_quoted(ruleweave_program(absolute))} hook {agent.name}"
+
+
+_WINDOWS_UNSAFE = frozenset('"%!^&|<>$`\n\r')
+
+
+def shell_quoted(program: str) -> str:
+    """``program`` spelled for the shell that runs hooks.
+
+    Raises:
+        UsageError: On Windows, a path holding a character ``cmd`` or Git Bash would expand.
+    """
+    if os.name != "nt":
+        return shlex.quote(program)
+    if _WINDOWS_UNSAFE.intersection(program):
+        raise UsageError(
+            f"the path {program!r} holds characters a shell would expand; install without --absolute."
+        )
+    return f'"{program}"' if " " in program else program
+
+
+def ruleweave_program(absolute: bool) -> str:
+    """``ruleweave`` (found on the agent's ``PATH``), or this installation's by absolute path.
+
+    Raises:
+        UsageError: ``absolute`` and this installation's command cannot be found.
+    """
     if not absolute:
-        return f"ruleweave hook {agent.name}"
+        return "ruleweave"
     beside = Path(sys.executable).parent / "ruleweave"  # the environment's own console script
     if Path(sys.argv[0]).name.startswith("ruleweave"):
         program: str | None = str(Path(sys.argv[0]).absolute())
@@ -151,40 +206,137 @@ def hook_command(agent: Host, absolute: bool) -> str:
         program = str(beside) if beside.is_file() else shutil.which("ruleweave")
     if program is None:
         raise UsageError("cannot find this installation's ruleweave command; install without --absolute.")
-    quoted = f'"{program}"' if " " in program else program
-    return f"{quoted} hook {agent.name}"
+    return program
+
+
+def hook_type(args: argparse.Namespace, merge: Installer) -> tuple[str, str]:
+    """The hook type to install and why (``--hook-type``, else what the installed agent supports).
+
+    Raises:
+        UsageError: A ``--hook-type`` that is neither ``command`` nor ``mcp``.
+    """
+    if args.hook_type is not None:
+        if args.hook_type not in ("command", "mcp"):
+            raise UsageError(f"--hook-type {args.hook_type}: expected command or mcp.")
+        return args.hook_type, "as --hook-type asks"
+    version = merge.agent_version()
+    spelled = ".".join(map(str, version)) if version is not None else None
+    if merge.supports_mcp_hooks(version):
+        return "mcp", f"the installed agent ({spelled}) calls MCP tools as hooks"
+    if spelled is None:
+        return "command", "the agent's version could not be read (its command is not on PATH)"
+    return "command", f"the installed agent ({spelled}) has no MCP tool hooks"
+
+
+class _Edit:
+    """One config file's change: its text before, its data after, the change lines."""
+
+    __slots__ = ("after", "before", "changes", "existed", "path")
+
+    def __init__(self, path: Path, before: str, existed: bool, after: Any, changes: list[str]) -> None:
+        self.path = path
+        self.before = before
+        self.existed = existed
+        self.after = after
+        self.changes = changes
+
+    @property
+    def text(self) -> str:
+        return json.dumps(self.after, indent=2, ensure_ascii=False) + "\n"
+
+
+def _edit(path: Path, change: Any) -> _Edit:
+    """Read ``path`` and apply ``change`` (parsed data → new data and change lines) to it.
+
+    Raises:
+        UsageError: The file cannot be read, or has the wrong shape.
+    """
+    existed = path.exists()
+    before, parsed = read_settings(path)
+    try:
+        after, changes = change(parsed)
+    except RuleweaveError as exc:  # the installer's SettingsError / ServerConfigError
+        raise UsageError(f"{path}: {exc}; nothing was changed.") from exc
+    return _Edit(path, before, existed, after, changes)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Merge (or remove) the hooks; print what changed, or the diff with ``--dry-run``."""
+    """Merge (or remove) the hooks and the MCP server; print what changed, or the diffs with ``--dry-run``."""
     agent = host(args.agent)
     path = settings_path(args, agent)
-    before, parsed = read_settings(path)
+    config = config_from(args)
     merge = installer(agent)
-    try:
-        if args.uninstall:
-            after, changes = merge.uninstall(parsed)
-        else:
-            after, changes = merge.install(parsed, hook_command(agent, args.absolute))
-    except RuleweaveError as exc:  # the settings have the wrong shape (the installer's SettingsError)
-        raise UsageError(f"{path}: {exc}; nothing was changed.") from exc
-    if not changes:
+    servers = _inside(merge.mcp_file(args.scope, config), config)
+    if args.uninstall:
+        edits = [_edit(path, merge.uninstall),
+                 _edit(servers, lambda data: merge.uninstall_server(data, args.scope, config))]
+    else:
+        kind, why = hook_type(args, merge)
+        command = hook_command(agent, args.absolute)
+        program = ruleweave_program(args.absolute)
+        edits = [_edit(path, lambda data: merge.install(data, command, hook_type=kind)),
+                 _edit(servers, lambda data: merge.install_server(data, args.scope, config, program))]
+    changed = [edit for edit in edits if edit.changes]
+    if not changed:
         state = "not installed" if args.uninstall else "already installed"
-        print(f"ruleweave hooks {state} in {path}; nothing changed.")
+        print(f"ruleweave {state} in {' and '.join(str(edit.path) for edit in edits)}; nothing changed.")
         return 0
-    text = json.dumps(after, indent=2, ensure_ascii=False) + "\n"
+    created = _created(config)
     if args.dry_run:
-        diff = difflib.unified_diff(
-            before.splitlines(keepends=True), text.splitlines(keepends=True),
-            fromfile=str(path) if before else "/dev/null", tofile=str(path),
-        )
-        sys.stdout.writelines(diff)
+        for edit in changed:
+            gone = args.uninstall and not edit.after and str(edit.path) in created
+            after = [] if gone else edit.text.splitlines(keepends=True)
+            # One write through the escaping stream: a committed file's bidi or CSI characters stay inert.
+            sys.stdout.write("".join(difflib.unified_diff(
+                edit.before.splitlines(keepends=True), after,
+                fromfile=str(edit.path) if edit.existed else "/dev/null",
+                tofile="/dev/null" if gone else str(edit.path),
+            )))
         return 0
-    write_settings(path, text)
-    for change in changes:
-        print(f"  {change}")
-    print(f"{'Removed from' if args.uninstall else 'Installed in'} {path}.")
+    for edit in changed:
+        _apply(edit, args.uninstall, created)
+    _remember(config, created)
+    if not args.uninstall:
+        print(f"Hooks: {kind} ({why}).")
     if not args.uninstall and not args.absolute and shutil.which("ruleweave") is None:
         print(f"Note: `ruleweave` is not on PATH here; {agent.title} needs it on its PATH "
               "(or install again with --absolute).", file=sys.stderr)
     return 0
+
+
+def _apply(edit: _Edit, uninstall: bool, created: set[str]) -> None:
+    """Write one edit (or delete the file an install created, once nothing else is in it); say so."""
+    for change in edit.changes:
+        print(f"  {change}")
+    key = str(edit.path)
+    if uninstall and not edit.after and key in created:
+        edit.path.unlink()
+        created.discard(key)
+        print(f"Removed {edit.path} (ruleweave had created it).")
+        return
+    write_settings(edit.path, edit.text)
+    if not uninstall and not edit.existed:
+        created.add(key)
+    print(f"{'Removed from' if uninstall else 'Installed in'} {edit.path}.")
+
+
+def _created(config: RuleweaveConfig) -> set[str]:
+    """The config files an install created (and no uninstall deleted yet)."""
+    try:
+        with open(_created_file(config), encoding="utf-8") as handle:
+            found = json.load(handle)
+    except (OSError, ValueError):
+        return set()
+    return {item for item in found if isinstance(item, str)} if isinstance(found, list) else set()
+
+
+def _remember(config: RuleweaveConfig, created: set[str]) -> None:
+    """Keep the list of created files (a state directory that cannot be written only forgets them)."""
+    with contextlib.suppress(OSError):
+        write_settings(_created_file(config), json.dumps(sorted(created), indent=2) + "\n")
+
+
+def _created_file(config: RuleweaveConfig) -> Path:
+    from ruleweave._kernel.state import state_directory
+
+    return Path(state_directory(os.environ, str(config.user_home))) / CREATED_FILE

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 from ruleweave.cli.common import UsageError, add_cwd, add_json, config_from, print_json
@@ -29,7 +30,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--agent", nargs="+", default=[], metavar="NAME",
         help=f"also show what these agents load at session start and which rules attach by path "
-        f"({', '.join(AGENT_IDS)})",
+        f"({', '.join(AGENT_IDS)}); --json without it shows every agent that loads something here",
     )
     parser.set_defaults(func=run)
 
@@ -43,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
     strange = [name for name in agents if name not in AGENT_IDS]
     if strange:
         raise UsageError(f"--agent {strange[0]} is not an agent lint knows; agents: {', '.join(AGENT_IDS)}.")
-    report = lint(config_from(args), agents)
+    report = lint(config_from(args), agents or (AGENT_IDS if args.json else ()))
+    if args.json and not agents:
+        # Without --agent, JSON reports every agent that loads something here (text stays short).
+        report = replace(report, views=tuple(view for view in report.views if not view.empty))
     if args.json:
         print_json(render_json(report))
     else:

@@ -70,7 +70,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--import-root",
         metavar="DIR",
-        help="the folder imports may read from (default: the spec's folder)",
+        help="the folder imports may read from (default: the project root above the spec, else its folder)",
     )
     add_cwd(parser)
     add_json(parser)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from ruleweave._kernel.surrogates import escape_surrogates, has_surrogates
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.glob_caps import cap_globs
@@ -81,6 +82,24 @@ def _placed(rules: list[Rule], ctx: DiscoveryContext) -> list[Rule]:
     return out
 
 
+def _decodable_names(rules: list[Rule], ctx: DiscoveryContext) -> list[Rule]:
+    """Rules named after a file name that is not valid UTF-8, renamed with the bytes spelled ``\\xff``.
+
+    The name is the rule's identity (``rule://``, store keys, headers): it must be one
+    that can be encoded and typed. The file keeps its real path, so it is still read.
+    """
+    if all(not has_surrogates(rule.name) for rule in rules):
+        return rules
+    out: list[Rule] = []
+    for rule in rules:
+        if has_surrogates(rule.name):
+            name = escape_surrogates(rule.name)
+            ctx.warn(rule.path, f"the file name is not valid UTF-8; the rule is named {name}")
+            rule = rule._replace(name=name)
+        out.append(rule)
+    return out
+
+
 def discover(
     config: RuleweaveConfig,
     providers: tuple[Provider, ...] = PROVIDERS,
@@ -117,6 +136,7 @@ def discover(
             continue
         if not provider.places:  # its rules come as written: rewrite and place them now
             loaded = _placed(in_dialect(loaded, provider.dialect), ctx)
+        loaded = _decodable_names(loaded, ctx)
         winners, losers = _provider_winners(loaded)
         shadowed.extend(losers)
         for rule in winners:
@@ -131,7 +151,7 @@ def discover(
                 shadowed.append(rule)
     ctx.provider, ctx.places = None, False
     rules, cap_warnings = cap_globs(
-        [kept[name] for name in order], config.max_globs_per_rule, config.max_globs_total
+        [kept[name] for name in order], config.max_globs_per_rule, config.max_globs_per_file
     )
     ctx.warnings.extend(cap_warnings)
     for warning in ctx.warnings:

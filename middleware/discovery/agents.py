@@ -4,6 +4,9 @@ User tier ``~/.agent/rules`` and ``~/.agents/rules`` first, then both
 directories in each directory of the root→cwd walk. Name: the file stem;
 Antigravity's ``trigger`` when a file has one, else the shared markdown
 mapping (``discovery.antigravity``).
+
+Follows: Google Antigravity's rules docs,
+https://antigravity.google/docs/rules-workflows (the mapping: ``discovery.antigravity``).
 """
 
 from __future__ import annotations

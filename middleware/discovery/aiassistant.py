@@ -6,6 +6,9 @@ A rule file without an ``apply`` key is always applied (the IDE's default);
 ``apply``: ``always`` → always, ``by file patterns`` → ``patterns`` as globs,
 ``by model decision`` → ``instructions`` as the description, ``manually`` →
 manual, ``off`` → not read.
+
+Follows: AI Assistant's project-rules docs,
+https://www.jetbrains.com/help/ai-assistant/configure-project-rules.html.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ shared mapping (``globs``, ``alwaysApply``, ``description`` and the TTSR fields)
 that the same folders carry for other tools. The folders are read by
 ``discovery.agents`` (one provider, so a file is never read twice); this module
 owns the mapping.
+
+Follows: Google Antigravity's rules docs, https://antigravity.google/docs/rules-workflows.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ folders: Augment reads the workspace root's folder). Name: the path in the
 folder. ``type``: ``always_apply`` (the default) → always, ``agent_requested``
 → ``description`` (manual without one), ``manual`` → manual — mapped onto the
 buckets the way Windsurf's triggers are.
+
+Follows: Augment's rules docs, https://docs.augmentcode.com/cli/rules.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Reads ``ruleweave/builtin_rules/*.md`` from the installed package. Name: the
 stem. Opt-in: none unless ``RuleweaveConfig(builtin_rules=True)`` (all) or a
 list of names (those), so a repository with no rule files gets nothing.
+
+Follows: ruleweave's own format (the ``native`` provider's), for the files it ships.
 """
 
 from __future__ import annotations

@@ -4,6 +4,16 @@ User tier ``$CLAUDE_CONFIG_DIR/rules`` (default ``~/.claude/rules``) first,
 then ``.claude/rules/**/*.md`` in each directory of the root→cwd walk.
 Name: frontmatter ``name``, else the stem. ``paths:`` become globs; a rule
 without ``paths`` joins the instruction blob (seed 001).
+
+``paths`` written as a string is split on commas outside braces and nowhere
+else, as Claude Code splits it (its bundled CLI: the rule loader reads
+``frontmatter.paths`` through a comma splitter that keeps ``{a,b}`` whole). So
+a YAML block string holding a list (``paths: |`` then ``- src/**`` lines) is
+one glob with line breaks in it, which matches no file: the rule never fires in
+Claude Code, nor here, and a warning says to write a YAML list.
+
+Follows: Claude Code's memory docs, https://code.claude.com/docs/en/memory
+("Organize rules with ``.claude/rules/``"), and its bundled CLI's rule loader for ``paths``.
 """
 
 from __future__ import annotations
@@ -21,8 +31,14 @@ ID, PRIORITY = "claude", 60
 
 def _fields(data: dict[str, Any]) -> dict[str, Any]:
     fields = standard_fields(data)
-    globs = fm.as_globs(data.get("paths")) or fields["globs"]
+    paths = data.get("paths")
+    globs = fm.as_globs(paths) or fields["globs"]
     fields["globs"] = globs
+    if isinstance(paths, str) and "\n" in paths.strip():
+        fields["warnings"] = (
+            "paths is a YAML block string, which Claude Code reads as one glob with line breaks "
+            "in it: it matches no file, so the rule never applies; write paths as a YAML list",
+        )
     if not globs and not fields["condition"] and not fields["ast_condition"]:
         fields["joins_instructions"] = True
     return fields

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ruleweave._files.paths import RealPaths, is_within, normalise, real_path, walk_down
-from ruleweave._files.reading import read_text
+from ruleweave._files.reading import LINK_TEXT_MAX, link_stand_in, read_text
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.placement import GlobDialect, base_of, relative_dir
 from ruleweave.rules import DiscoveryWarning, Level
@@ -162,11 +162,14 @@ class DiscoveryContext:
     def bases(self, level: Level) -> tuple[Path, ...]:
         """Where a symlink met at ``level`` may lead under the ``within`` policy."""
         if level == "user":
+            config = self.config
             return (
-                normalise(self.config.user_home),
-                normalise(self.config.claude_dir),
-                normalise(self.config.codex_dir),
-                normalise(self.config.native_home),
+                normalise(config.user_home),
+                normalise(config.claude_dir),
+                normalise(config.codex_dir),
+                normalise(config.native_home),
+                normalise(config.claude_managed),  # the organisation's CLAUDE.md
+                normalise(config.xdg_config_home or config.user_home / ".config"),  # OpenCode, Crush
             )
         return (normalise(self.config.root),)
 
@@ -266,12 +269,21 @@ class DiscoveryContext:
         return False
 
     def read(self, path: Path | str) -> str | None:
-        """Read a rule file within the byte cap; problems become warnings."""
+        """Read a rule file within the byte cap; problems become warnings.
+
+        A symbolic link checked out as a plain file (its text only the target's path,
+        ``reading.link_stand_in``) is not read: its text is not the rule it stands for.
+        """
         regular, self._regular = self._regular == os.fspath(path), None
         result = read_text(path, self.config.max_file_bytes, regular=regular)
         if result.problem:
             self.warn(path, result.problem)
-        return result.text
+        text = result.text
+        if text is not None and len(text) <= LINK_TEXT_MAX and (target := link_stand_in(path, text)):
+            self.warn(path, f"holds only the path {target!r}: a symbolic link git checked out as a plain "
+                      "file (core.symlinks off); not read")
+            return None
+        return text
 
     def is_file(self, path: Path | str, level: Level) -> bool:
         """``path`` is a regular file that may be read under the symlink policy."""

@@ -8,6 +8,9 @@ dialect (``*.py`` is a file at the top, ``**/*.py`` one anywhere); ``**`` or
 ``**/*`` means always. ``excludeAgent: coding-agent`` (or its newer name
 ``cloud-agent``) keeps the file from the coding agent, so it gives no rule (an
 info line in ``scan``); ``excludeAgent: code-review`` keeps it for agents.
+
+Follows: GitHub's custom-instructions docs,
+https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions.
 """
 
 from __future__ import annotations

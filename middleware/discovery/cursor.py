@@ -9,6 +9,8 @@ types map onto the buckets: Always (``alwaysApply``), Auto Attached
 (``description``), Manual (none of them). ``.mdc`` is the documented format:
 current Cursor ignores ``.md`` files in ``.cursor/rules``; they are still read,
 with an info line in ``scan`` naming the folder.
+
+Follows: Cursor's rules docs, https://cursor.com/docs/context/rules.
 """
 
 from __future__ import annotations

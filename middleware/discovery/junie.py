@@ -7,6 +7,9 @@ task; frontmatter has no meaning to it). Junie takes the first guidelines
 source that exists, and ``.junie/AGENTS.md`` and ``.junie/guidelines.md``
 (instruction files, read by ``instructions``) come before the folder: when
 either exists the folder is not read, with a warning naming it.
+
+Follows: Junie's guidelines docs, https://www.jetbrains.com/help/junie/customize-guidelines.html
+and https://junie.jetbrains.com/docs/guidelines-and-memory.html (the lookup order).
 """
 
 from __future__ import annotations

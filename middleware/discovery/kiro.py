@@ -4,6 +4,9 @@ User tier ``~/.kiro/steering`` first, then ``.kiro/steering/*.md`` in each
 directory of the root→cwd walk. Name: the stem. ``inclusion``: ``always``
 (the default) → always, ``fileMatch`` → ``fileMatchPattern`` as globs (a bare
 ``*.tsx`` matches anywhere), ``auto`` → ``description``, ``manual`` → manual.
+A ``fileMatch`` file of the user tier (``~/.kiro/steering``) never fires in
+Kiro today (its tracker: https://github.com/kirodotdev/Kiro/issues/9176), so
+ruleweave keeps it manual (``rule://`` only) and warns; ``lint`` says so too.
 
 A ``#[[file:relative/path]]`` reference pulls that file's text into the
 steering file, as Kiro does: the path is relative to the directory holding
@@ -12,7 +15,12 @@ resolved), is read within ``max_file_bytes`` and never blocks; the text goes
 in a fenced block right after the reference, at most 16 (``MAX_REFERENCES``) per
 file, and the whole rule is capped at ``max_rule_bytes`` again. A reference
 that cannot be read is left as written, with a warning naming the steering
-file and the reference. Referenced files are not searched for references.
+file and the reference. Referenced files are not searched for references. A
+project steering file's reference to a git-ignored file or a secret-looking
+name (``.env``, ``*.pem``: ``ruleweave._files.secrets``) is refused with a
+warning unless ``allow_secret_imports``.
+
+Follows: Kiro's steering docs, https://kiro.dev/docs/steering/.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from typing import Any
 from ruleweave import frontmatter as fm
 from ruleweave._files.paths import is_within, normalise
 from ruleweave._files.reading import truncate_text
+from ruleweave._files.secrets import ImportGuard
 from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, standard_fields
@@ -35,6 +44,13 @@ MAX_REFERENCES = 16
 """File references expanded in one steering file; more stay as written (with a warning)."""
 _REFERENCE = re.compile(r"#\[\[file:([^\]\n]+)\]\]")
 _BACKTICKS = re.compile(r"`{3,}")
+
+
+GLOBAL_FILE_MATCH = (
+    "inclusion: fileMatch in the user tier never fires in Kiro (kirodotdev/Kiro#9176); "
+    "kept manual (rule:// only): move it to the project's .kiro/steering to have it fire"
+)
+"""The warning for a user-tier ``fileMatch`` steering file."""
 
 
 def _fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -68,6 +84,9 @@ def _read_reference(ctx: DiscoveryContext, rule: Rule, base: Path, target: str, 
     if not ctx.is_file(path, level):
         ctx.warn(rule.path, f"#[[file:{target}]] is not a readable file; not included")
         return None
+    if level == "project" and (refused := ImportGuard(ctx.config).refusal(str(path))) is not None:
+        ctx.warn(rule.path, f"#[[file:{target}]]: {refused}; not included")
+        return None
     return ctx.read(path)
 
 
@@ -100,10 +119,19 @@ def expand_references(ctx: DiscoveryContext, rule: Rule, base: Path, level: Leve
     return rule._replace(content=content, truncated=rule.truncated or bool(dropped))
 
 
+def _user_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """``_fields`` for the user tier, where Kiro never fires a ``fileMatch`` file."""
+    fields = _fields(data)
+    inclusion = (fm.as_text(data.get("inclusion")) or "").lower().replace("_", "")
+    if inclusion == "filematch":
+        fields.update(globs=(), description=None, warnings=(GLOBAL_FILE_MATCH,))
+    return fields
+
+
 def _load_steering(ctx: DiscoveryContext, home: Path, level: Level) -> list[Rule]:
     rules = load_dir(
         ctx, under(home, ".kiro/steering"), provider=ID, priority=PRIORITY,
-        level=level, recursive=False, mapper=_fields,
+        level=level, recursive=False, mapper=_user_fields if level == "user" else _fields,
     )
     return [expand_references(ctx, rule, home, level) for rule in rules]
 

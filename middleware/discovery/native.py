@@ -4,6 +4,8 @@ Reads ``$RULEWEAVE_HOME/rules/**/*.{md,mdc}`` (user tier, default
 ``~/.ruleweave``) and ``.ruleweave/rules/**/*.{md,mdc}`` in each directory of
 the root→cwd walk, plus the sticky ``RULES.md`` (always applied) beside
 either ``rules`` directory. Name: frontmatter ``name``, else the stem.
+
+Follows: ruleweave's own format (this page and ``docs/rules.md``).
 """
 
 from __future__ import annotations

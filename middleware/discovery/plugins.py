@@ -15,6 +15,10 @@ skips ``importlib.metadata`` altogether when no plugin is installed (its
 import alone costs a hook process three times Python's start-up); a
 ``sys.path`` entry that is no plain directory (a zip, an egg) always takes
 the full scan.
+
+Follows: Python's entry-point specification,
+https://packaging.python.org/en/latest/specifications/entry-points/; the
+``Provider`` it names is ruleweave's own (``ruleweave.discovery.provider``).
 """
 
 from __future__ import annotations

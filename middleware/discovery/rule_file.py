@@ -36,7 +36,10 @@ class Skipped(NamedTuple):
 
 
 Mapper = Callable[[dict[str, Any]], dict[str, Any] | Skipped]
-"""Frontmatter mapping (snake-case keys) → ``Rule`` keyword arguments, or ``Skipped``."""
+"""Frontmatter mapping (snake-case keys) → ``Rule`` keyword arguments, or ``Skipped``.
+
+The arguments may carry ``warnings``: messages about the file's frontmatter, each
+recorded as a warning naming the file (a mapper never sees the path)."""
 
 
 
@@ -144,6 +147,8 @@ def load_markdown_rule(
         note(ctx, path, mapped.reason)
         return None
     fields = dict(mapped)  # completed below: never the mapper's own object
+    for message in fields.pop("warnings", ()):
+        ctx.warn(path, message)
     mode = fields.get("interrupt_mode")
     if mode is not None and mode not in _MODES:
         ctx.warn(path, f"interruptMode {mode!r} is not one of {', '.join(_MODES)}; ignored")

@@ -7,6 +7,8 @@ Cursor-style frontmatter: ``alwaysApply`` → always, ``globs`` → scoped,
 (the file Trae's settings create) is always applied, and so is a file with
 no frontmatter at all (every file of the folder was a project rule before
 Trae added rule types).
+
+Follows: Trae's rules docs, https://docs.trae.ai/ide/rules.
 """
 
 from __future__ import annotations

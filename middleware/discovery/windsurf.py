@@ -8,6 +8,8 @@ Name: the stem. ``trigger`` (``trigger_fields``): ``always_on`` → always,
 ``glob`` → ``globs`` (a bare ``*.py`` matches anywhere), ``model_decision`` →
 ``description``, ``manual`` → manual. Cascade reads at most 12,000 characters of
 a rule file: the rest is cut there, with a warning naming the file.
+
+Follows: Windsurf's docs, https://docs.windsurf.com/windsurf/cascade/memories (Rules).
 """
 
 from __future__ import annotations

@@ -39,11 +39,31 @@ if TYPE_CHECKING:
         def settings_file(self, scope: str, config: RuleweaveConfig) -> Path:
             """The agent's config file for one of ``Host.scopes``."""
 
-        def install(self, settings: Any, command: str) -> tuple[dict[str, Any], list[str]]:
-            """``settings`` (parsed) with the hook command added; one line per change."""
+        def install(self, settings: Any, command: str, *, hook_type: str) -> tuple[dict[str, Any], list[str]]:
+            """``settings`` (parsed) with the hooks added (``hook_type`` ``command`` or ``mcp``); one line
+            per change."""
 
         def uninstall(self, settings: Any) -> tuple[dict[str, Any], list[str]]:
             """``settings`` without ruleweave's entries; one line per change."""
+
+        def mcp_file(self, scope: str, config: RuleweaveConfig) -> Path:
+            """The agent's file keeping the MCP servers of one of ``Host.scopes``."""
+
+        def install_server(
+            self, data: Any, scope: str, config: RuleweaveConfig, program: str
+        ) -> tuple[dict[str, Any], list[str]]:
+            """``data`` (parsed) with ``<program> mcp --host <agent>`` registered; one line per change."""
+
+        def uninstall_server(
+            self, data: Any, scope: str, config: RuleweaveConfig
+        ) -> tuple[dict[str, Any], list[str]]:
+            """``data`` without ruleweave's MCP server; one line per change."""
+
+        def agent_version(self) -> tuple[int, ...] | None:
+            """The installed agent's version (``None``: not found)."""
+
+        def supports_mcp_hooks(self, version: tuple[int, ...] | None) -> bool:
+            """Whether that version calls MCP tools as hooks."""
 
 
 HOSTS: tuple[str, ...] = ("claude-code",)
@@ -62,9 +82,12 @@ SESSION_COMPACT = "session.compact"
 USER_PROMPT = "user.prompt"
 """The user sent a prompt (steering)."""
 BEFORE_TOOL = "tool.before"
-"""A tool is about to run (refusals, streamed rules on its complete arguments)."""
+"""A tool is about to run (refusals, streamed rules on its complete arguments, and the notices of the
+files an edit is about to change, where the agent can add context before a tool)."""
 AFTER_TOOL = "tool.after"
 """A tool ran (notices for the paths it touched)."""
+AGENT_START = "agent.start"
+"""A subagent starts with a fresh context (the prompt contribution and the rules its task names)."""
 STOP = "stop"
 """The model finished its reply (streamed rules on the reply)."""
 CHUNK = "chunk"
@@ -72,7 +95,7 @@ CHUNK = "chunk"
 
 KINDS = frozenset({
     SESSION_START, SESSION_RESUME, SESSION_CLEAR, SESSION_COMPACT, USER_PROMPT, BEFORE_TOOL, AFTER_TOOL,
-    STOP, CHUNK,
+    AGENT_START, STOP, CHUNK,
 })
 """Every normalised event kind."""
 
@@ -83,8 +106,10 @@ DENY = "deny"
 """Refuse the tool call, with the text as the reason the model sees."""
 BLOCK = "block"
 """Keep the model going, with the text as the reason (a reply a streamed rule rejects)."""
+NOTE = "note"
+"""Show the text to the user, not the model (ruleweave's own trouble: a store it cannot use)."""
 
-REPLIES = frozenset({CONTEXT, DENY, BLOCK})
+REPLIES = frozenset({CONTEXT, DENY, BLOCK, NOTE})
 """Every kind of answer a host may be asked to encode."""
 
 MISS = object()
@@ -110,11 +135,12 @@ class HookEvent:
         text: The user's prompt, the model's reply or the streamed chunk (``''`` when none).
         turn_id: The user turn's id, if given.
         agent_id: The subagent the event belongs to (``None``: the main agent).
+        agent_type: The subagent's kind as the agent names it (``general-purpose``), if given.
         stop_active: The agent is already continuing because of a stop hook (never block again).
     """
 
     __slots__ = (
-        "agent_id", "args", "call_id", "cwd", "kind", "name", "result", "session_id", "source",
+        "agent_id", "agent_type", "args", "call_id", "cwd", "kind", "name", "result", "session_id", "source",
         "stop_active", "text", "tool", "turn_id",
     )
 
@@ -133,6 +159,7 @@ class HookEvent:
         text: str = "",
         turn_id: str | None = None,
         agent_id: str | None = None,
+        agent_type: str | None = None,
         stop_active: bool = False,
     ) -> None:
         self.name = name
@@ -147,6 +174,7 @@ class HookEvent:
         self.text = text
         self.turn_id = turn_id
         self.agent_id = agent_id
+        self.agent_type = agent_type
         self.stop_active = stop_active
 
 
@@ -162,10 +190,13 @@ class Host:
             its paths (a tool's kind comes from ``ruleweave.session.tool_names``).
         native_provider: The discovery provider whose rules the agent loads itself.
         native_files: Instruction files the agent loads itself (root and nested).
+        native_fallback: Instruction files the agent loads itself only where none of ``native_files``
+            is on the walk (Claude Code's ``AGENTS.md`` fallback); see the host's ``native`` module.
         context_limit: The most characters one answer may add to the conversation.
         read_event: The hook input (a JSON object) → a ``HookEvent``; never raises.
         encode: ``(event, reply, text)`` → the JSON object the agent reads, ``reply`` one of
-            ``REPLIES``; ``None`` when the agent has no way to say that at this event.
+            ``REPLIES``; ``None`` when the agent has no way to say that at this event. A ``NOTE``'s
+            object is merged into the event's answer.
         answer_warm: ``(payload, options)`` → the answer from the host's snapshot, or ``MISS``;
             ``None`` for a host without one.
         answer_cold: ``(payload, options, log, state, write_snapshot)`` → the answer from a freshly
@@ -177,7 +208,7 @@ class Host:
 
     __slots__ = (
         "answer_cold", "answer_warm", "context_limit", "encode", "events", "installer", "name",
-        "native_files", "native_provider", "read_event", "scopes", "title", "tools",
+        "native_fallback", "native_files", "native_provider", "read_event", "scopes", "title", "tools",
     )
 
     def __init__(
@@ -189,6 +220,7 @@ class Host:
         tools: Mapping[str, tuple[str, ...]],
         native_provider: str | None,
         native_files: frozenset[str],
+        native_fallback: frozenset[str] = frozenset(),
         context_limit: int,
         read_event: Callable[[Mapping[str, Any]], HookEvent],
         encode: Callable[[HookEvent, str, str], Answer],
@@ -203,6 +235,7 @@ class Host:
         self.tools = tools
         self.native_provider = native_provider
         self.native_files = native_files
+        self.native_fallback = native_fallback
         self.context_limit = context_limit
         self.read_event = read_event
         self.encode = encode

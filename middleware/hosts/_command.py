@@ -1,10 +1,12 @@
 """The ``ruleweave hook <agent>`` process: one hook event on stdin, its answer on stdout, for any host.
 
 It never fails the agent: whatever goes wrong (a bad option, malformed
-input, a broken rule set, a store that cannot be opened) ends with exit 0,
-no output and a ``hook_error`` line in the hook log (``--event-log``, else
-``<agent>-hook.jsonl`` in the state directory). A non-zero exit would make
-the agent show an error, and some agents block the tool on exit 2.
+input, a broken rule set) ends with exit 0, no output and a ``hook_error``
+line in the hook log (``--event-log``, else ``<agent>-hook.jsonl`` in the
+state directory). A non-zero exit would make the agent show an error, and
+some agents block the tool on exit 2. A store that cannot be opened is not
+such an error: the hook answers without it (``memory://``: no claims across
+events), and store trouble is told to the user once (``_store_notes``).
 
 The host (``ruleweave.hosts.host``) decides everything agent-specific: how
 its input reads as a ``HookEvent``, the answer from its snapshot when that
@@ -21,7 +23,7 @@ import json
 import os
 import sys
 
-from ruleweave.hosts import MISS, host
+from ruleweave.hosts import MISS, NOTE, host
 from ruleweave.hosts._hook_log import HookLog
 from ruleweave.hosts._options import HOOK_OPTIONS, HookOptions, parse
 
@@ -129,8 +131,45 @@ def answer(
             found = MISS
         if found is not MISS:
             return found  # type: ignore[return-value]
+    return answer_cold(agent, payload, options, log, state)
+
+
+def answer_cold(
+    agent: Host, payload: Mapping[str, Any], options: HookOptions, log: HookLog, state: str
+) -> dict[str, Any] | None:
+    """The full path's answer, with a note for the user about any store trouble met (said once).
+
+    A store that cannot be opened is replaced by ``memory://`` for this answer: notices
+    still go out, without the claims that make them once per session.
+
+    Args:
+        agent: The host.
+        payload: The hook input.
+        options: The hook's options.
+        log: The hook log.
+        state: The state directory.
+
+    Returns:
+        The JSON object to print, or ``None``.
+    """
+    from ruleweave.errors import StoreError
+    from ruleweave.hosts._store_notes import FALLBACK, StoreNotes
+
     # An event log wants every event of the full path, and a snapshot built then would record its file.
-    return agent.answer_cold(payload, options, log, state, options.snapshot and options.event_log is None)
+    write_snapshot = options.snapshot and options.event_log is None
+    with StoreNotes(options.store, state, log) as notes:
+        try:
+            found = agent.answer_cold(payload, options, log, state, write_snapshot)
+        except StoreError as exc:
+            notes.unavailable(exc)
+            fallback = HookOptions(**{o.dest: getattr(options, o.dest) for o in HOOK_OPTIONS})
+            fallback.store = FALLBACK
+            found = agent.answer_cold(payload, fallback, log, state, False)
+        notes.moved_files()
+    event = agent.read_event(payload)
+    text = notes.message(event.kind)
+    note = agent.encode(event, NOTE, text) if text else None
+    return found if note is None else {**(found or {}), **note}
 
 
 def state_dir() -> str:

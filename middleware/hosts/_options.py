@@ -90,6 +90,9 @@ INSTALL_OPTIONS: tuple[Option, ...] = (
     Option("--uninstall", "uninstall", "remove ruleweave's hooks only", default=False),
     Option("--absolute", "absolute", "write this installation's absolute path instead of a bare `ruleweave`",
            default=False),
+    Option("--hook-type", "hook_type",
+           "command: a process per event; mcp: calls to the registered `ruleweave mcp` server (default: mcp "
+           "where the installed agent supports it, else command)", metavar="command|mcp"),
 )
 """The options of ``ruleweave install <agent>`` (``--cwd``/``--root`` come from ``cli.common``)."""
 

@@ -1,4 +1,4 @@
-"""Instruction-file names that agents' own settings add: Codex's and Gemini CLI's.
+"""Instruction-file names that agents' own settings add: Codex's, Gemini CLI's and Qwen Code's.
 
 * Codex: ``project_doc_fallback_filenames`` in ``$CODEX_HOME/config.toml``
   (default ``~/.codex``), names tried in a directory when it has neither
@@ -6,6 +6,8 @@
 * Gemini CLI: ``context.fileName`` in ``<project>/.gemini/settings.json``, else
   in ``~/.gemini/settings.json`` (project settings override the user's), a
   string or a list of strings.
+* Qwen Code (a Gemini CLI fork, same setting): ``context.fileName`` in
+  ``<project>/.qwen/settings.json``, else in ``~/.qwen/settings.json``.
 
 A file that is not valid TOML / JSON, or a value of the wrong shape, is a
 warning naming the file; a name that is absolute, empty, climbs out of its
@@ -34,14 +36,16 @@ class AgentNames(NamedTuple):
     Attributes:
         codex: Codex's ``project_doc_fallback_filenames``.
         gemini: Gemini CLI's ``context.fileName`` names.
+        qwen: Qwen Code's ``context.fileName`` names.
     """
 
     codex: tuple[str, ...] = ()
     gemini: tuple[str, ...] = ()
+    qwen: tuple[str, ...] = ()
 
 
 def read_agent_names(ctx: DiscoveryContext) -> AgentNames:
-    """Read Codex's and Gemini CLI's settings for the extra instruction-file names.
+    """Read Codex's, Gemini CLI's and Qwen Code's settings for the extra instruction-file names.
 
     Args:
         ctx: The discovery context (config, bounded reads, warnings).
@@ -63,9 +67,14 @@ def read_agent_names(ctx: DiscoveryContext) -> AgentNames:
         else:
             codex = _names(ctx, path, data.get("project_doc_fallback_filenames"),
                            "project_doc_fallback_filenames")
-    gemini: tuple[str, ...] = ()
-    for settings, level in ((config.root / ".gemini" / "settings.json", "project"),
-                            (config.user_home / ".gemini" / "settings.json", "user")):
+    return AgentNames(codex, _context_file_names(ctx, ".gemini"), _context_file_names(ctx, ".qwen"))
+
+
+def _context_file_names(ctx: DiscoveryContext, folder: str) -> tuple[str, ...]:
+    """``context.fileName`` of ``<project>/<folder>/settings.json``, else of the user's."""
+    config = ctx.config
+    for settings, level in ((config.root / folder / "settings.json", "project"),
+                            (config.user_home / folder / "settings.json", "user")):
         text = _read(ctx, settings, level)  # type: ignore[arg-type]
         if text is None:
             continue
@@ -78,9 +87,9 @@ def read_agent_names(ctx: DiscoveryContext) -> AgentNames:
         context = data.get("context") if isinstance(data, dict) else None
         value = context.get("fileName") if isinstance(context, dict) else None
         if value is not None:
-            gemini = _names(ctx, settings, [value] if isinstance(value, str) else value, "context.fileName")
-            break  # project settings override the user's
-    return AgentNames(codex, gemini)
+            # Project settings override the user's.
+            return _names(ctx, settings, [value] if isinstance(value, str) else value, "context.fileName")
+    return ()
 
 
 def _read(ctx: DiscoveryContext, path: Path, level: Level) -> str | None:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ruleweave._files.paths import normalise
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.agent_settings import read_agent_names
-from ruleweave.instructions.budget import SEPARATOR, Part, fit
+from ruleweave.instructions.budget import SEPARATOR, Part, fit_ordered, keeps_whole
 from ruleweave.instructions.formats import FileFormat, non_empty, plan, present, user_files
 from ruleweave.instructions.imports import Expander
 from ruleweave.instructions.markdown import normalise_text, one_line_folded
@@ -44,19 +44,19 @@ def build_instructions(
     """
     ctx = ctx if ctx is not None else DiscoveryContext(config)
     names = read_agent_names(ctx)
-    formats = plan(config, names.codex, names.gemini)
+    formats = plan(config, names.codex, names.gemini, names.qwen)
     expander = Expander(config, ctx)
     parts: list[Part] = []
 
     def add(path: Path, level: InstructionLevel, fmt: FileFormat, base: Path | None = None) -> None:
         tier: Level = "project" if level == "project" else "user"
-        body = expander.file(path, tier, imports=fmt.imports, base=base, checked=True)
+        body = expander.file(path, tier, imports=fmt.imports, base=base, checked=True, depth=fmt.import_depth)
         if body:
             shown = expander.display(path, tier)
             parts.append(Part(f"[file: {shown}]", body.encode("utf-8"), shown, str(path), level))
 
     taken: set[str] = set()
-    for path, fmt in user_files(config, names.gemini):
+    for path, fmt in user_files(config, names.gemini, names.qwen):
         path = normalise(path)
         if fmt.group and (fmt.group in taken or not non_empty(path)):
             continue
@@ -84,7 +84,8 @@ def build_instructions(
                               spelled, "rule", where=f"rule://{name}"))
 
     seen = frozenset(expander.seen)
-    blob = _assemble(parts, config.instructions_max_bytes, tuple(ctx.warnings), seen)
+    blob = _assemble(parts, config.instructions_max_bytes, tuple(ctx.warnings), seen,
+                     whole=keeps_whole(config.keep_whole))
     notes = tuple(
         DiscoveryWarning(path=path, message=f"same text as {kept}; included once, there", severity="info")
         for path, _, kept in expander.merged
@@ -104,27 +105,33 @@ def _parent_file(path: Path, config: RuleweaveConfig) -> bool:
         return False
 
 
-def refit(blob: InstructionBlob, limit: int) -> InstructionBlob:
+def refit(
+    blob: InstructionBlob, limit: int, rules_limit: int | None = None,
+    whole: Callable[[Part], bool] | None = None,
+) -> InstructionBlob:
     """``blob`` fitted again to a smaller ``limit`` (its share of the prompt budget); no I/O.
 
     Args:
         blob: A blob from ``build_instructions``.
         limit: The new byte limit.
+        rules_limit: At most this much for the Claude rules (after the files, ``fit_ordered``).
+        whole: Parts never cut (``budget.keeps_whole``).
 
     Returns:
         ``blob`` itself when it fits, else the blob re-assembled from the same parts.
     """
-    if blob.budget.used <= limit:
+    if blob.budget.used <= limit and rules_limit is None:
         return blob
-    fitted = _assemble(list(blob.parts), limit, blob.warnings, blob.seen)
+    fitted = _assemble(list(blob.parts), limit, blob.warnings, blob.seen, rules_limit, whole)
     return fitted._replace(merged=blob.merged, scoped=blob.scoped, formats=blob.formats)
 
 
 def _assemble(
-    parts: list[Part], limit: int, warnings: tuple[DiscoveryWarning, ...], seen: frozenset[str]
+    parts: list[Part], limit: int, warnings: tuple[DiscoveryWarning, ...], seen: frozenset[str],
+    rules_limit: int | None = None, whole: Callable[[Part], bool] | None = None,
 ) -> InstructionBlob:
-    """The blob of ``parts`` within ``limit``: text, per-file report, budget report."""
-    placed = fit(parts, limit)
+    """The blob of ``parts`` within ``limit`` (files first, then rules): text, per-file report, budget."""
+    placed = fit_ordered(parts, limit, rules_limit, whole)
     found = list(warnings)
     files: list[InstructionFile] = []
     cuts: list[BudgetCut] = []
@@ -135,8 +142,10 @@ def _assemble(
         if id(part) in by_part:
             chunks.append(part.header + "\n" + placed_body.decode("utf-8"))
         else:
+            where = f"; the whole text is at {part.where}" if part.where else ""
             found.append(DiscoveryWarning(
-                path=part.abs_path, message=f"dropped whole: the blob's {limit}-byte budget cannot hold it"
+                path=part.abs_path,
+                message=f"dropped whole: the blob's {limit}-byte budget cannot hold it{where}",
             ))
         if dropped:
             cuts.append(BudgetCut(part.path, dropped))

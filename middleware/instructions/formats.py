@@ -8,21 +8,37 @@ In a directory the formats are read in table order (that order is the
 priority a shared text keeps, see ``Expander.claim``). Formats of one
 ``group`` are alternatives, the first present wins: Codex reads
 ``AGENTS.override.md`` instead of ``AGENTS.md`` and its
-``project_doc_fallback_filenames`` only when neither is there, and Amp reads
-its legacy ``AGENT.md`` only when there is no ``AGENTS.md``; Junie takes the
-first of ``.junie/AGENTS.md`` and ``.junie/guidelines.md``. ``root_only``
-formats are read in the project root alone (Zed, Augment, Roo, Junie); Crush's
-``CRUSH.md`` is read like ``AGENTS.md`` (its docs name the working directory only);
-``above_root`` ones also in each directory above the project root, up to the
-file system root, before the project's (Claude Code's upward walk).
-``imports``: ``@path`` lines expand (Claude Code, Gemini CLI); every other
+``project_doc_fallback_filenames`` only when neither is there, Amp reads
+its legacy ``AGENT.md`` only when there is no ``AGENTS.md``, and OpenCode its
+deprecated ``CONTEXT.md`` only when there is no ``AGENTS.md``
+(``packages/opencode/src/session/instruction.ts``: ``FILES``, the first name found
+wins; OpenCode also skips ``CONTEXT.md`` beside a ``CLAUDE.md``, which ruleweave
+reads for Claude Code anyway); Junie takes the first of ``.junie/AGENTS.md`` and
+``.junie/guidelines.md``. ``AGENTS.local.md`` (Roo Code's
+``loadAgentRulesFileFromDirectory``, OpenCode's ``.local.md`` variant) is read
+beside ``AGENTS.md``. Crush folds the case of its names and reads the first of
+``CRUSH.md`` and ``crush.md`` (``internal/agent/prompt/prompt.go``:
+``loadContextFiles`` keys by the lower-cased path; on a case-sensitive file
+system its own lookup of ``CRUSH.md`` misses a lowercase ``crush.md``, on macOS
+it opens it), and ``CRUSH.local.md``. ``root_only`` formats are read in the project
+root alone (Zed, Augment, Roo, Junie); ``above_root`` ones also in each directory
+above the project root, up to the file system root, before the project's (Claude
+Code's upward walk).
+``imports``: ``@path`` lines expand (Claude Code, Gemini CLI, Qwen Code, and Goose's
+``.goosehints``, which inlines ``@file`` references inside the git root
+three levels deep: ``crates/goose/src/hints/import_files.rs``, ``MAX_DEPTH``);
+``import_depth`` caps a format's nesting below ``import_max_depth``; every other
 format keeps ``@path`` as text the model may read (Codex, OpenCode, Copilot
 do not expand).
 
-User-tier files are in ``user_files``: ``$CLAUDE_CONFIG_DIR/CLAUDE.md``,
-``$CODEX_HOME/AGENTS.override.md`` or ``AGENTS.md``, ``~/.gemini/GEMINI.md``
-(and the other ``context.fileName`` names), ``~/.config/amp/AGENTS.md`` and
-``~/.config/goose/.goosehints``.
+User-tier files are in ``user_files``: Claude Code's managed
+``<claude_managed_dir>/CLAUDE.md`` (``/etc/claude-code/CLAUDE.md`` on Linux) first,
+then ``$CLAUDE_CONFIG_DIR/CLAUDE.md``, ``$CODEX_HOME/AGENTS.override.md`` or
+``AGENTS.md``, ``~/.gemini/GEMINI.md`` and ``~/.qwen/QWEN.md`` (and the other
+``context.fileName`` names), ``~/.config/amp/AGENTS.md``,
+``~/.config/opencode/AGENTS.md`` and ``AGENTS.local.md``, Crush's
+``~/.config/crush/CRUSH.md`` and ``~/.config/AGENTS.md``, and
+``~/.config/goose/.goosehints`` (``~/.config`` is ``xdg_config_home``).
 """
 
 from __future__ import annotations
@@ -36,6 +52,9 @@ from ruleweave._files.paths import is_within, normalise
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 
+GOOSE_IMPORT_DEPTH = 3
+"""Goose expands ``@file`` references in ``.goosehints`` three levels deep (``import_files.rs``)."""
+
 
 class FileFormat(NamedTuple):
     """One instruction-file name and how its agent reads it.
@@ -47,6 +66,10 @@ class FileFormat(NamedTuple):
         group: Formats sharing a group are alternatives in one directory: the first present wins.
         root_only: Read in the project root only (never in directories below it).
         above_root: Also read in the directories above the project root.
+        import_depth: Its agent's own nesting limit of imports, when lower than
+            ``import_max_depth`` (0: none of its own).
+        follows: The agent's source file or documentation page this reading follows
+            (``docs/formats.md`` shows it; every entry of ``FORMATS`` has one).
     """
 
     name: str
@@ -55,23 +78,67 @@ class FileFormat(NamedTuple):
     group: str = ""
     root_only: bool = False
     above_root: bool = False
+    import_depth: int = 0
+    follows: str = ""
 
+
+# Sources several formats follow (``FileFormat.follows``).
+_CODEX_DOC = "Codex's docs, https://developers.openai.com/codex/guides/agents-md"
+_CLAUDE_DOC = "Claude Code's memory docs, https://code.claude.com/docs/en/memory"
+_OPENCODE_SOURCE = (
+    "OpenCode's ``packages/opencode/src/session/instruction.ts`` (https://github.com/anomalyco/opencode)"
+)
+_CRUSH_SOURCE = (
+    "Crush's ``internal/config/config.go`` (``defaultContextPaths``) and ``internal/agent/prompt/prompt.go`` "
+    "(``loadContextFiles``), https://github.com/charmbracelet/crush"
+)
+_JUNIE_DOC = "Junie's docs, https://junie.jetbrains.com/docs/guidelines-and-memory.html"
 
 FORMATS: tuple[FileFormat, ...] = (
-    FileFormat("AGENTS.override.md", "Codex", group="agents"),
-    FileFormat("AGENTS.md", "Codex, Amp, OpenCode, Copilot, Cursor, Junie…", group="agents"),
-    FileFormat("AGENT.md", "Amp (legacy name)", group="agents"),
-    FileFormat("CLAUDE.md", "Claude Code", imports=True, above_root=True),
-    FileFormat(".claude/CLAUDE.md", "Claude Code", imports=True),
-    FileFormat("CLAUDE.local.md", "Claude Code", imports=True, above_root=True),
-    FileFormat("GEMINI.md", "Gemini CLI", imports=True),
-    FileFormat("WARP.md", "Warp"),
-    FileFormat("CRUSH.md", "Crush"),
-    FileFormat(".goosehints", "Goose"),
-    FileFormat(".junie/AGENTS.md", "JetBrains Junie", group="junie", root_only=True),
-    FileFormat(".junie/guidelines.md", "JetBrains Junie", group="junie", root_only=True),
-    FileFormat(".rules", "Zed", root_only=True),
-    FileFormat(".augment-guidelines", "Augment", root_only=True),
+    FileFormat("AGENTS.override.md", "Codex", group="agents", follows=_CODEX_DOC),
+    FileFormat(
+        "AGENTS.md", "Codex, Amp, OpenCode, Copilot, Cursor, Junie…", group="agents",
+        follows=f"{_CODEX_DOC}; the shared format, https://agents.md",
+    ),
+    FileFormat("AGENT.md", "Amp (legacy name)", group="agents",
+               follows="Amp's manual, https://ampcode.com/manual (\"AGENTS.md\")"),
+    FileFormat("CONTEXT.md", "OpenCode (deprecated name)", group="agents",
+               follows=f"{_OPENCODE_SOURCE}: ``FILES``"),
+    FileFormat(
+        "AGENTS.local.md", "Roo Code, OpenCode (personal)",
+        follows="Roo Code's ``src/core/prompts/sections/custom-instructions.ts`` "
+        "(``loadAgentRulesFileFromDirectory``, https://github.com/RooCodeInc/Roo-Code); "
+        f"{_OPENCODE_SOURCE}",
+    ),
+    FileFormat("CLAUDE.md", "Claude Code", imports=True, above_root=True, follows=_CLAUDE_DOC),
+    FileFormat(".claude/CLAUDE.md", "Claude Code", imports=True, follows=_CLAUDE_DOC),
+    FileFormat("CLAUDE.local.md", "Claude Code", imports=True, above_root=True, follows=_CLAUDE_DOC),
+    FileFormat(
+        "GEMINI.md", "Gemini CLI", imports=True,
+        follows="Gemini CLI's memory discovery, ``packages/core/src/utils/memoryDiscovery.ts`` "
+        "(https://github.com/google-gemini/gemini-cli); docs: https://geminicli.com/docs/cli/gemini-md",
+    ),
+    FileFormat(
+        "QWEN.md", "Qwen Code", imports=True,
+        follows="Qwen Code's memory discovery, ``packages/core/src/utils/memoryDiscovery.ts``, and "
+        "``packages/core/src/tools/memoryTool.ts`` (``DEFAULT_CONTEXT_FILENAME``), "
+        "https://github.com/QwenLM/qwen-code",
+    ),
+    FileFormat("WARP.md", "Warp",
+               follows="Warp's rules docs, https://docs.warp.dev/knowledge-and-collaboration/rules"),
+    FileFormat("CRUSH.md", "Crush", group="crush", follows=_CRUSH_SOURCE),
+    FileFormat("crush.md", "Crush (lowercase name)", group="crush", follows=_CRUSH_SOURCE),
+    FileFormat("CRUSH.local.md", "Crush (personal)", follows=_CRUSH_SOURCE),
+    FileFormat(
+        ".goosehints", "Goose", imports=True, import_depth=GOOSE_IMPORT_DEPTH,
+        follows="Goose's docs, https://block.github.io/goose/docs/guides/using-goosehints, and "
+        "``crates/goose/src/hints/import_files.rs`` (https://github.com/block/goose)",
+    ),
+    FileFormat(".junie/AGENTS.md", "JetBrains Junie", group="junie", root_only=True, follows=_JUNIE_DOC),
+    FileFormat(".junie/guidelines.md", "JetBrains Junie", group="junie", root_only=True, follows=_JUNIE_DOC),
+    FileFormat(".rules", "Zed", root_only=True, follows="Zed's rules docs, https://zed.dev/docs/ai/rules"),
+    FileFormat(".augment-guidelines", "Augment", root_only=True,
+               follows="Augment's docs, https://docs.augmentcode.com/setup-augment/guidelines"),
 )
 """Every instruction-file format ruleweave knows, in priority order."""
 
@@ -83,12 +150,16 @@ CODEX_FALLBACK = FileFormat("", "Codex (project_doc_fallback_filenames)", group=
 GEMINI_NAME = FileFormat("", "Gemini CLI (context.fileName)", imports=True)
 """The shape of a name from Gemini CLI's ``context.fileName``."""
 
+QWEN_NAME = FileFormat("", "Qwen Code (context.fileName)", imports=True)
+"""The shape of a name from Qwen Code's ``context.fileName`` (Gemini CLI's setting, in ``.qwen``)."""
+
 CONFIGURED = FileFormat("", "configured")
 """The shape of a configured name no agent above defines (``@path`` stays text)."""
 
 
 def plan(
-    config: RuleweaveConfig, codex: tuple[str, ...] = (), gemini: tuple[str, ...] = ()
+    config: RuleweaveConfig, codex: tuple[str, ...] = (), gemini: tuple[str, ...] = (),
+    qwen: tuple[str, ...] = (),
 ) -> list[FileFormat]:
     """The formats to look for in a directory, in priority order.
 
@@ -96,36 +167,60 @@ def plan(
         config: Its ``instruction_files`` are the names (unknown ones read as plain text).
         codex: Names from Codex's ``project_doc_fallback_filenames`` (alternatives of ``AGENTS.md``).
         gemini: Names from Gemini CLI's ``context.fileName`` (read with ``@path`` imports).
+        qwen: Names from Qwen Code's ``context.fileName`` (read with ``@path`` imports).
 
     Returns:
-        One format per name, configured names first, each name once.
+        One format per name, configured names first, each name once; a name Gemini CLI's
+        or Qwen Code's setting gives is read as that agent reads it (``@path`` expanded,
+        never an alternative of ``AGENTS.md``), even when another agent has it too (``CONTEXT.md``).
     """
     found: dict[str, FileFormat] = {}
     for name in config.instruction_files:
         found.setdefault(name, BY_NAME.get(name) or CONFIGURED._replace(name=name))
     for name in codex:
         found.setdefault(name, CODEX_FALLBACK._replace(name=name))
-    for name in gemini:
-        found.setdefault(name, GEMINI_NAME._replace(name=name))
+    for names, shape in ((gemini, GEMINI_NAME), (qwen, QWEN_NAME)):
+        for name in names:
+            known = found.get(name)
+            if known is None or not known.imports:  # the setting's agent reads it, imports expanded
+                found[name] = shape._replace(name=name)
     return list(found.values())
 
 
-def user_files(config: RuleweaveConfig, gemini: tuple[str, ...] = ()) -> list[tuple[Path, FileFormat]]:
+def user_files(
+    config: RuleweaveConfig, gemini: tuple[str, ...] = (), qwen: tuple[str, ...] = ()
+) -> list[tuple[Path, FileFormat]]:
     """The user tier's instruction files, in blob order, each with its format.
 
     Formats of one group are alternatives (Codex's override), as in a directory.
+
+    Args:
+        config: Where the homes are.
+        gemini: Gemini CLI's ``context.fileName`` names (default ``GEMINI.md``).
+        qwen: Qwen Code's ``context.fileName`` names (default ``QWEN.md``).
     """
     home = config.user_home
     codex = config.codex_dir
+    xdg = config.xdg_config_home or home / ".config"
+    plain = BY_NAME["AGENTS.md"]._replace(group="")
     files = [
+        (config.claude_managed / "CLAUDE.md", BY_NAME["CLAUDE.md"]),
         (config.claude_dir / "CLAUDE.md", BY_NAME["CLAUDE.md"]),
         (codex / "AGENTS.override.md", BY_NAME["AGENTS.override.md"]._replace(group="codex-user")),
         (codex / "AGENTS.md", BY_NAME["AGENTS.md"]._replace(group="codex-user")),
     ]
     for name in dict.fromkeys(("GEMINI.md", *gemini)):
         files.append((home / ".gemini" / name, GEMINI_NAME._replace(name=name)))
-    files.append((home / ".config" / "amp" / "AGENTS.md", BY_NAME["AGENTS.md"]._replace(group="")))
-    files.append((home / ".config" / "goose" / ".goosehints", BY_NAME[".goosehints"]))
+    for name in dict.fromkeys(("QWEN.md", *qwen)):
+        files.append((home / ".qwen" / name, QWEN_NAME._replace(name=name)))
+    files += [
+        (home / ".config" / "amp" / "AGENTS.md", plain),
+        (xdg / "opencode" / "AGENTS.md", plain),  # OpenCode's Global.Path.config
+        (xdg / "opencode" / "AGENTS.local.md", BY_NAME["AGENTS.local.md"]),
+        (xdg / "crush" / "CRUSH.md", BY_NAME["CRUSH.md"]._replace(group="")),  # GlobalContextPaths
+        (xdg / "AGENTS.md", plain),
+        (xdg / "goose" / ".goosehints", BY_NAME[".goosehints"]),
+    ]
     return files
 
 

@@ -2,8 +2,9 @@
 
 An import resolves against the importing file (``~/`` against the home
 directory); it expands after the line naming it, as ``[import: <path>]`` …
-``[end import: <path>]``, to at most ``import_max_depth`` levels, and only in
-formats whose agent expands imports (Claude Code's and Gemini CLI's files;
+``[end import: <path>]``, to at most ``import_max_depth`` levels (or the
+format's own lower ``import_depth``: Goose's three), and only in formats whose
+agent expands imports (Claude Code's, Gemini CLI's, Qwen Code's and Goose's files;
 ``AGENTS.md`` and the others keep ``@path`` as text). A token that does not
 plainly name a file (``@alice``, the npm scope ``@cline/llms``) is an import only
 when that file exists, else text, without a warning. A target outside the
@@ -11,7 +12,11 @@ part's base (the project; for a user-tier or parent file, its own directory)
 is refused unless ``allow_outside_imports``, symlinks resolved, except a
 ``@~/…`` import of a file in the user's home (Claude Code loads those after
 one approval); a cycle, a missing or unreadable target is a warning naming the
-importing file and line.
+importing file and line. A project file's import of a git-ignored file or of a
+secret-looking name (``.env``, ``*.pem``, ``id_*``, ``.npmrc``:
+``ruleweave._files.secrets``) is refused with a warning unless
+``allow_secret_imports``: a committed ``@.env`` must not send the user's
+untracked secrets to the model provider.
 
 A text is included once: a file already included (same real path) is skipped,
 and so is one whose text equals an included one's once whitespace and line
@@ -41,6 +46,7 @@ from typing import Literal
 
 from ruleweave._files.paths import display, is_within, normalise
 from ruleweave._files.reading import read_text
+from ruleweave._files.secrets import ImportGuard
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.frontmatter import as_globs
@@ -120,8 +126,10 @@ class Expander:
         self._kept: dict[str, str] = {}  # content key -> display path of the file that kept it
         self._import_bytes = 0
         self._imports = True
+        self._max_depth = config.import_max_depth
         self._base = self.root
         self._shown: dict[tuple[str, Level], str] = {}  # a part's header and report share one spelling
+        self._guard = ImportGuard(config)
 
     def display(self, path: Path | str, level: Level) -> str:
         """``path`` relative to the project root, ``~/…`` under home, else absolute."""
@@ -157,7 +165,7 @@ class Expander:
 
     def file(
         self, path: Path, level: Level, *, imports: bool = True, base: Path | None = None,
-        checked: bool = False,
+        checked: bool = False, depth: int = 0,
     ) -> str | None:
         """The processed body of an instruction file; None when absent, a repeat, scoped or empty.
 
@@ -167,6 +175,7 @@ class Expander:
             imports: Its format expands ``@path`` imports.
             base: Where its imports may lead (default: the project root).
             checked: The caller has already checked that ``path`` may be read.
+            depth: Its format's own nesting limit of imports (0: ``import_max_depth``).
         """
         if not checked and not self.ctx.is_file(path, level):
             return None
@@ -176,11 +185,11 @@ class Expander:
         text = self.ctx.read(path)
         if text is None:
             return None
-        return self.body(path, real, normalise_text(text), level, imports=imports, base=base)
+        return self.body(path, real, normalise_text(text), level, imports=imports, base=base, depth=depth)
 
     def body(
         self, path: Path | str, real: str, text: str, level: Level, *, imports: bool = True,
-        base: Path | None = None,
+        base: Path | None = None, depth: int = 0,
     ) -> str | None:
         """Strip frontmatter and comments, expand imports of a top-level part.
 
@@ -198,6 +207,8 @@ class Expander:
             return None
         self._import_bytes = 0
         self._imports = imports
+        limit = self.config.import_max_depth
+        self._max_depth = min(depth, limit) if depth > 0 else limit
         self._base = normalise(base) if base is not None else self.root
         body = neutralise_tags(self.expand(text, path, level, 0, (real,))) or None
         if body is not None and globs:
@@ -311,13 +322,15 @@ class Expander:
         if _home_secret(token, target, level, self.config.allow_outside_imports):
             # A cloned repository must not pull ~/.ssh/id_rsa or ~/.aws/credentials into the prompt.
             return warn(f"{target} is not a Markdown file; a project file's @~/ import reads only those")
+        if level == "project" and (refused := self._guard.refusal(str(target))) is not None:
+            return warn(refused)
         real = os.path.realpath(target)
         if real in chain:
             return warn("import cycle (" + " -> ".join(Path(p).name for p in (*chain, real)) + ")")
         if real in self.seen:
             return None, "included"
-        if depth > self.config.import_max_depth:
-            return warn(f"imports nest deeper than {self.config.import_max_depth} levels; not expanded")
+        if depth > self._max_depth:
+            return warn(f"imports nest deeper than {self._max_depth} levels; not expanded")
         if not os.path.isfile(real):
             return warn(f"{target} is not a file" if os.path.exists(real) else f"{target} does not exist")
         if self._import_bytes >= self.config.max_file_bytes:

@@ -142,7 +142,7 @@ class NestedInstructions:
         limit = self._config.instructions_max_bytes
         files: list[NestedFile] = []
         for path, fmt in present(ctx, directory, self._formats, root_dir=False, listed=listed):
-            body = expander.file(path, "project", imports=fmt.imports, checked=True)
+            body = expander.file(path, "project", imports=fmt.imports, checked=True, depth=fmt.import_depth)
             if not body:
                 continue
             shown = expander.display(path, "project")

@@ -70,6 +70,11 @@ class AgentView:
         """Bytes loaded at session start."""
         return sum(item.bytes for item in self.session_start)
 
+    @property
+    def empty(self) -> bool:
+        """The agent loads nothing of this project (no file at session start, no rule of its formats)."""
+        return not (self.session_start or self.by_path or self.by_description or self.manual)
+
     def as_json(self) -> dict[str, Any]:
         """The view as ``--json`` spells it."""
         return {

@@ -121,10 +121,8 @@ AGENTS: tuple[Agent, ...] = (
             Limit("instruction-file", 4_000, "characters", "code review instruction limit",
                   "Copilot code review reads only the start (the coding agent reads it whole)", "info"),
         ),
-        ignores=(
-            Ignore("it sets excludeAgent: coding-agent, so Copilot's coding agent skips it",
-                   key="exclude_agent", values=("coding-agent", "cloud-agent")),
-        ),
+        # No ignore for ``excludeAgent: coding-agent``: Copilot code review still reads such a file
+        # (https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions).
     ),
     Agent(
         "cursor", "Cursor", ("cursor",), ("AGENTS.md",),

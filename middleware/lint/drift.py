@@ -19,6 +19,9 @@ files (a licence line, boilerplate) does not make files candidates.
 from __future__ import annotations
 
 import difflib
+import os
+import posixpath
+import re
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -35,6 +38,7 @@ COMMON = 50
 """A paragraph in more files than this is boilerplate, not a sign of copying."""
 
 _SHOWN = 70
+_IMPORT = re.compile(r"(?<![\w@])@([\w./-]+[\w/])")  # ``@path`` as Claude Code and Gemini CLI read it
 _NAMED = 3  # files named in a duplicate's sentence
 _DETAILS = 11  # detail lines of a duplicate (the rest counted)
 
@@ -81,25 +85,57 @@ def paragraphs(text: str, first_line: int = 1) -> tuple[tuple[str, ...], tuple[i
 
 
 def documents(sources: LintSources) -> list[Document]:
-    """Every instruction file and rule file body of the project, as paragraphs (sorted by path)."""
+    """Every instruction file and rule file body of the project, as paragraphs (sorted by path).
+
+    One file reached by several names (``CLAUDE.md`` a symbolic link to ``AGENTS.md``) is one
+    document, under its first name. An ``@path`` import is spelled as the file it resolves to from
+    its own directory, so two stubs reading ``@AGENTS.md`` in two packages differ; a stub (nothing
+    but imports and headings) is a pointer, not a copy, and is left out.
+    """
     paths = set(sources.instruction_files)
     paths.update(sources.relative(r.path) for r in sources.rules if r.source.level == "project")
     out: list[Document] = []
+    seen: set[str] = set()
     for path in sorted(paths):
         text = sources.text(path)
         if text is None:
             continue
+        real = os.path.realpath(os.path.join(sources.root, *path.split("/")))
+        if real in seen:
+            continue  # the same file under another name: not a copy
+        seen.add(real)
         lines = text.text.split("\n")
         body = "\n".join(lines[text.body_line - 1 :])
         found, starts = paragraphs(body, text.body_line)
-        if found and not all(_import_only(p) for p in found):
+        if "@" in body:
+            found = tuple(_resolved(p, path, sources) for p in found)
+        if found and not _stub(found):
             out.append(Document(path, found, starts))
     return out
+
+
+def _stub(found: tuple[str, ...]) -> bool:
+    """Imports only, perhaps under a short heading (``# CLAUDE.md`` then ``@AGENTS.md``)."""
+    imports = [p for p in found if _import_only(p)]
+    return bool(imports) and all(p in imports or (p.startswith("#") and len(p) <= 80) for p in found)
 
 
 def _import_only(paragraph: str) -> bool:
     """A paragraph of ``@path`` imports only (``@AGENTS.md``) is a pointer, not a copy."""
     return all(token.startswith("@") for token in paragraph.split())
+
+
+def _resolved(paragraph: str, path: str, sources: LintSources) -> str:
+    """``paragraph`` with each ``@path`` naming a project file spelled as that file (from the root)."""
+    directory = posixpath.dirname(path)
+
+    def spelled(match: re.Match[str]) -> str:
+        target = posixpath.normpath(posixpath.join(directory, match.group(1)))
+        if target.startswith("../") or sources.text(target) is None:
+            return match.group(0)  # not a project file: a mention, kept as written
+        return "@" + target
+
+    return _IMPORT.sub(spelled, paragraph)
 
 
 def check_drift(sources: LintSources) -> list[Finding]:

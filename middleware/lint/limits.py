@@ -217,6 +217,7 @@ def _ruleweave_budgets(sources: LintSources) -> list[Finding]:
                 agent="ruleweave",
             ))
     parts = sources.ruleset.prompt_parts()
+    largest = _largest_parts(sources)
     for block in parts.budget.blocks:
         for cut in block.cut:
             what = f"rule {cut.name!r}" if cut.name else "this file"
@@ -224,7 +225,29 @@ def _ruleweave_budgets(sources: LintSources) -> list[Finding]:
             out.append(Finding(
                 "over-limit", "warning", cut.path, None,
                 f"ruleweave's prompt budget ({option}, {block.block} block limit {block.limit or 0:,} bytes) "
-                f"leaves {cut.bytes_dropped:,} bytes of {what} out of the session-start prompt.",
+                f"leaves {cut.bytes_dropped:,} bytes of {what} out of the session-start prompt"
+                + (f" (the whole text stays at rule://{cut.name})" if cut.name else "") + "; "
+                + _trim_hint(cut.path, bool(cut.name), largest),
                 agent="ruleweave",
             ))
     return out
+
+
+def _largest_parts(sources: LintSources) -> list[tuple[str, int]]:
+    """The session-start prompt's files and always-on rules, largest first: ``(path, bytes)``."""
+    ruleset = sources.ruleset
+    sizes = {f.path: f.original_bytes for f in ruleset.blob.files}
+    for rule in ruleset.buckets.generic:
+        if rule.source.level == "project":
+            path = sources.relative(rule.path)
+            sizes[path] = max(sizes.get(path, 0), len(rule.content.encode("utf-8")))
+    return sorted(sizes.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _trim_hint(path: str, rule: bool, largest: list[tuple[str, int]]) -> str:
+    """Which file to trim so that ``path`` fits (the largest other part), or how to keep it whole."""
+    other = next(((p, size) for p, size in largest if p != path), None)
+    keep = "" if rule else f", or name {path} in keep_whole"
+    if other is None:
+        return f"trim it or raise {'prompt_max_bytes' if rule else 'instructions_max_bytes'}{keep}."
+    return f"trim {other[0]} ({other[1]:,} bytes, the largest other part of the prompt){keep}."

@@ -2,12 +2,14 @@
 
 * a manual rule (no globs, no description, not always applied) that no rule or
   instruction file mentions (``rule://name``, ``@name`` or its file name): only
-  a person typing its name reaches it (info);
+  a person typing its name reaches it (info); a mode's rule (Roo Code's
+  ``.roo/rules-<mode>/``) is not one: it is always applied in its mode;
 * a description-only rule whose description is empty: nothing tells the agent
   when to read it (warning);
 * a rule shadowed in ruleweave sessions by a same-named rule with other text (info);
 * a rule every agent that reads its format skips (``agents.Ignore``: a Cursor
-  ``.md`` file in ``.cursor/rules``, Copilot ``excludeAgent: coding-agent``) (warning),
+  ``.md`` file in ``.cursor/rules``; not Copilot ``excludeAgent: coding-agent``,
+  which Copilot code review still reads) (warning),
   whether discovery read it or skipped it with a warning (then this finding replaces
   that warning).
 """
@@ -15,6 +17,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -50,7 +53,7 @@ def check_reachability(sources: LintSources) -> list[Finding]:
         data = _frontmatter(sources, path)
         manual = not rule.globs and not rule.always_apply and not rule.joins_instructions
         manual = manual and not rule.condition and not rule.ast_condition
-        if manual and not (rule.description or "").strip():
+        if manual and not (rule.description or "").strip() and not _mode_rule(path):
             if _asks_for_description(data):
                 findings.append(Finding(
                     "unreachable", "warning", path, _key_line(sources, path, _DESCRIPTION_KEYS),
@@ -75,6 +78,17 @@ def check_reachability(sources: LintSources) -> list[Finding]:
             )
     findings += _shadowed(sources)
     return findings
+
+
+_MODE_RULE = re.compile(
+    r"(?:^|/)\.(?:roo|kilocode)/rules-[^/]+/|(?:^|/)\.(?:roorules|clinerules|kilocoderules)-[^/]+$"
+)
+"""A mode's rule file (Roo Code, Kilo Code): always applied in its mode, manual only outside it."""
+
+
+def _mode_rule(path: str) -> bool:
+    """Whether the rule file at ``path`` belongs to one agent mode (``.roo/rules-code/x.md``)."""
+    return _MODE_RULE.search(path) is not None
 
 
 def _frontmatter(sources: LintSources, path: str) -> dict[str, object]:

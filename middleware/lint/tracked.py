@@ -1,7 +1,9 @@
 """The project's files, listed once: ``git ls-files`` in a repository, else a walk honouring ignore rules.
 
 Git lists tracked files and untracked ones that are not ignored (a rule for a
-file not yet committed is not dead). It runs with a timeout and with
+file not yet committed is not dead); an untracked file under a folder
+``tree.ProjectTree`` ignores (``node_modules`` with no ``.gitignore`` entry) is
+not the project's either. It runs with a timeout and with
 ``core.fsmonitor`` off, so a repository's own configuration cannot make
 listing run a program. Without git, or outside a repository, the walk skips
 what ``tree.ProjectTree`` ignores (``.gitignore`` files, ``.git``, the
@@ -52,17 +54,19 @@ def list_files(tree: ProjectTree) -> Listing:
     """
     root = Path(tree.root)
     if any((directory / ".git").exists() for directory in (root, *root.parents)):
-        listed = _git(tree.root)
+        listed = _git(tree)
         if listed is not None:
             paths = listed[:MAX_FILES]
             return Listing(tuple(sorted(paths)), "git", _capped(tree.root, len(listed)))
     return _walk(tree)
 
 
-def _git(root: str) -> list[str] | None:
+def _git(tree: ProjectTree) -> list[str] | None:
+    """Tracked files, and untracked ones that neither git nor ``tree`` ignores (a dependency folder
+    with no ``.gitignore`` entry: ``tree.DEPENDENCY_DIRS``)."""
     command = [
-        "git", "-c", "core.fsmonitor=false", "-C", root,
-        "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+        "git", "-c", "core.fsmonitor=false", "-C", tree.root,
+        "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard",
     ]
     try:
         done = subprocess.run(
@@ -72,8 +76,17 @@ def _git(root: str) -> list[str] | None:
         return None
     if done.returncode != 0:
         return None
-    names = done.stdout.decode("utf-8", "surrogateescape").split("\0")
-    return list(dict.fromkeys(name for name in names if name))
+    out: list[str] = []
+    for entry in done.stdout.decode("utf-8", "surrogateescape").split("\0"):
+        tag, _, name = entry.partition(" ")  # -t: "H path" for a tracked file, "? path" for another
+        if not name:
+            continue
+        if tag == "?" and "/" in name:
+            directory = os.path.join(tree.root, *name.split("/")[:-1])
+            if tree.ignored(directory):
+                continue
+        out.append(name)
+    return list(dict.fromkeys(out))
 
 
 def _walk(tree: ProjectTree) -> Listing:

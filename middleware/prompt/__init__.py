@@ -42,6 +42,7 @@ TEMPLATES: Mapping[str, str] = {
         "[rules: {path}]\nRules for files under {path}/, each available in full at its address; "
         "read one before you work on what it describes:\n{body}"
     ),
+    "rule_address": "rule://{name}",
 }
 """Default templates; override any of them by name in ``RuleweaveConfig.templates``."""
 
@@ -61,6 +62,12 @@ _PARAGRAPH = re.compile(r"\n\s*\n")
 def template(templates: Mapping[str, str], name: str) -> str:
     """The template ``name``, overridden when ``templates`` has it."""
     return templates.get(name, TEMPLATES[name])
+
+
+def address(templates: Mapping[str, str], name: str) -> str:
+    """Where a model reads the rule ``name`` in full (``rule_address``: ``rule://<name>`` by default; a
+    host names its own way, e.g. Claude Code's MCP tool). ``name`` is already made safe to show."""
+    return template(templates, "rule_address").format(name=name)
 
 
 def one_line_escaped(text: str | None) -> str:

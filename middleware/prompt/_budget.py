@@ -1,12 +1,16 @@
 """The prompt contribution's byte budget: blocks fitted to their caps and to one shared limit.
 
-``prompt_max_bytes`` is shared max-min fairly (the blob's water-filling,
-``instructions.budget.fair_shares``) by the instruction blob,
-``<generic-rules>`` and the ``<domain-rules>`` listing: a block under its
-fair share stays whole, the others are cut to equal shares, so one huge
-always-on rule cannot starve the rest. Each block may also have a cap of its
-own (``instructions_max_bytes``, ``generic_max_bytes``, ``domain_max_bytes``),
-applied first. Inside ``<generic-rules>`` the rules share the block's bytes
+``prompt_max_bytes`` is shared in order of precedence (``ordered``): the
+instruction files first, up to their own cap (``instructions_max_bytes``),
+because every agent loads a project's main ``AGENTS.md`` / ``CLAUDE.md``
+whole; then the always-on rules (Claude rules without ``paths`` in the blob,
+and ``<generic-rules>``), max-min fairly (``instructions.budget.fair_shares``)
+so one huge rule cannot starve the rest; then the ``<domain-rules>`` listing.
+The listing keeps a small floor whatever comes first (``listing_floor``: 1/16
+of the budget, at least its marker line), so the model always learns which
+rules exist or how to list them. Each block may also have a cap of its own
+(``generic_max_bytes``, ``domain_max_bytes``), applied first, and a file named
+in ``keep_whole`` is never cut. Inside ``<generic-rules>`` the rules share the block's bytes
 the same way; a cut rule keeps its first part and ends with a marker naming
 ``rule://<name>``. The listing keeps whole lines, in order, and says how many
 it left out. Nothing here does I/O.
@@ -18,8 +22,10 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ruleweave.instructions.blob import refit
 from ruleweave.instructions.budget import SEPARATOR, Part, fair_shares, fit
-from ruleweave.prompt import neutralise, one_line_escaped, template
+from ruleweave.instructions.model import InstructionBlob
+from ruleweave.prompt import address, neutralise, one_line_escaped, template
 from ruleweave.prompt._cuts import MARKER_PREFIX
 from ruleweave.rules import Rule
 
@@ -105,7 +111,7 @@ def fit_generic(
         name, path = one_line_escaped(rule.name), one_line_escaped(shown_path(rule))
         frame = len(entry.format(name=name, path=path, body="").encode("utf-8"))
         part = Part(name, neutralise(rule.content).encode("utf-8"), path, rule.path, "rule",
-                    where=f"rule://{name}", frame=frame)
+                    where=address(templates, name), frame=frame)
         parts.append(part)
         by_part[id(part)] = rule
     room = (UNLIMITED if limit is None else limit) - len(wrapper.format(rules="").encode("utf-8"))
@@ -169,16 +175,69 @@ def fit_listing(
         text = render(joiner.join(shown))
         if len(text.encode("utf-8")) <= limit:
             cut = tuple(BlockCut(r.path, sizes[keep + i], r.name) for i, r in enumerate(rules[keep:]))
-            return Fitted(text if keep else "", tuple(rules[:keep]), cut if keep else _all(rules, sizes))
+            # With no entry left the marker alone still says the rules exist and how to list them.
+            return Fitted(text, tuple(rules[:keep]), cut)
     return Fitted("", (), _all(rules, sizes))
+
+
+LISTING_SHARE = 16
+"""The listing keeps at least 1/16 of ``prompt_max_bytes`` (or its marker line, or its whole size)."""
+
+
+def listing_floor(entries: Sequence[str], render: Callable[[str], str], joiner: str, limit: int) -> int:
+    """Bytes the listing keeps whatever comes first: its whole size when under ``limit // LISTING_SHARE``,
+    else that much, but never less than the block holding only its marker line (0 without entries)."""
+    if not entries:
+        return 0
+    whole = len(render(joiner.join(entries)).encode("utf-8"))
+    total = sum(len(e.encode("utf-8")) for e in entries)
+    marker_only = len(render(listing_marker(len(entries), total)).encode("utf-8"))
+    return min(whole, max(marker_only, limit // LISTING_SHARE))
 
 
 def _all(rules: Sequence[Rule], sizes: Sequence[int]) -> tuple[BlockCut, ...]:
     return tuple(BlockCut(r.path, size, r.name) for r, size in zip(rules, sizes, strict=True))
 
 
-def block_shares(sizes: Sequence[int], limit: int) -> list[int | None]:
-    """Each block's share of ``limit`` (None: it stays whole); blank lines between blocks are paid first."""
-    present = sum(1 for size in sizes if size)
-    available = limit - len(SEPARATOR) * max(present - 1, 0)
-    return fair_shares(list(sizes), max(available, 0))
+def ordered(
+    limit: int,
+    caps: Sequence[int | None],
+    blob: InstructionBlob,
+    generic: Callable[[int | None], Fitted],
+    listing: Callable[[int | None], Fitted],
+    floor: int,
+    whole: Callable[[Part], bool] | None = None,
+) -> tuple[InstructionBlob, Fitted, Fitted, list[int | None]]:
+    """The three blocks within ``limit``, in order of precedence (the module's docstring).
+
+    Args:
+        limit: ``prompt_max_bytes``.
+        caps: Each block's cap of its own (instructions, generic, domain).
+        blob: The instruction blob as loaded (within its own cap).
+        generic: ``<generic-rules>`` fitted to a limit.
+        listing: ``<domain-rules>`` fitted to a limit.
+        floor: Bytes the listing keeps whatever comes first (``listing_floor``).
+        whole: Blob parts never cut (``keep_whole``).
+
+    Returns:
+        The blob, the two blocks, and each block's limit as reported.
+    """
+    sep = len(SEPARATOR)
+    cap = caps[0] if caps[0] is not None else UNLIMITED
+    reserve = floor + sep if floor else 0
+    blob_cap = max(min(cap, limit - reserve), 0)
+    files = refit(blob, blob_cap, rules_limit=0, whole=whole)
+    used = len(files.text.encode("utf-8"))
+    room = max(limit - used - (sep if used else 0) - reserve, 0)
+    rules_wanted = sum(p.overhead + len(p.body) + sep for p in blob.parts if p.level == "rule")
+    generic_whole = generic(caps[1])
+    generic_wanted = len(generic_whole.text.encode("utf-8")) + (sep if generic_whole.text else 0)
+    shares = fair_shares([rules_wanted, generic_wanted], room)
+    rules_limit = room if shares[0] is None else shares[0]
+    placed = refit(blob, blob_cap, rules_limit=rules_limit, whole=whole)
+    generic_limit = caps[1] if shares[1] is None else smaller(caps[1], max(shares[1] - sep, 0))
+    fitted = generic_whole if shares[1] is None else generic(generic_limit)
+    taken = [len(text.encode("utf-8")) for text in (placed.text, fitted.text) if text]
+    left = limit - sum(taken) - sep * len(taken)
+    listing_limit = smaller(caps[2], max(left, 0))
+    return placed, fitted, listing(listing_limit), [blob_cap, generic_limit, listing_limit]

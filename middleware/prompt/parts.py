@@ -1,15 +1,13 @@
-"""Assembly of the prompt contribution: ``PromptParts``, its budget report, template checks.
+"""Assembly of the prompt contribution: ``PromptParts`` and its budget report.
 
 ``prompt`` renders blocks; this module puts a rule set's blocks together
 (instruction blob, ``<generic-rules>``, ``<domain-rules>``, the turn's
-``<steering>``), remembers the result per custom system prompt, and checks
-template overrides when a rule set loads.
+``<steering>``) and remembers the result per custom system prompt. Template
+overrides are checked when a rule set loads (``_templates``).
 """
 
 from __future__ import annotations
 
-import string
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,64 +15,18 @@ from ruleweave._files.paths import display
 from ruleweave._lru import LruCache
 from ruleweave.buckets import Buckets
 from ruleweave.config import RuleweaveConfig
-from ruleweave.errors import ConfigError
-from ruleweave.instructions import InstructionBlob, refit
+from ruleweave.instructions import InstructionBlob
+from ruleweave.instructions.budget import SEPARATOR, keeps_whole
 from ruleweave.prompt import dedupe_generic, domain_entries, join_blocks
 from ruleweave.prompt._budget import (
     BlockBudget,
     BlockCut,
-    Fitted,
-    block_shares,
     fit_generic,
     fit_listing,
-    smaller,
+    listing_floor,
+    ordered,
 )
 from ruleweave.rules import DiscoveryWarning, Rule
-from ruleweave.ttsr.render import TEMPLATE_FIELDS
-
-_FIELDS: Mapping[str, frozenset[str]] = {
-    "generic": frozenset({"rules"}),
-    "generic_rule": frozenset({"name", "path", "body"}),
-    "domain": frozenset({"rules"}),
-    "domain_line": frozenset({"name", "globs", "description"}),
-    "rule_protocol": frozenset(),
-    "custom_rules": frozenset({"rules"}),
-    "custom_rule": frozenset({"name", "description", "globs"}),
-    "custom_glob": frozenset({"glob"}),
-    "notice": frozenset({"name", "body"}),
-    "instructions_notice": frozenset({"path", "body"}),
-    "listing_notice": frozenset({"path", "body"}),
-}
-
-
-def check_templates(templates: Mapping[str, str]) -> None:
-    """Refuse template overrides that would fail when rendered (prompt, notice and TTSR templates).
-
-    Args:
-        templates: ``RuleweaveConfig.templates``.
-
-    Raises:
-        ConfigError: An unknown template name, a ``str.format`` field the template does not
-            offer, or a malformed format string; the message names the template.
-    """
-    known = {**_FIELDS, **TEMPLATE_FIELDS}
-    for name, text in sorted(templates.items()):
-        fields = known.get(name)
-        if fields is None:
-            raise ConfigError(
-                f"Unknown template {name!r} in templates; known: {', '.join(sorted(known))}."
-            )
-        try:
-            used = {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
-        except ValueError as exc:
-            raise ConfigError(f"Template {name!r} is not a valid format string: {exc}.") from exc
-        for field in sorted(used):
-            base = field.split(".", 1)[0].split("[", 1)[0]
-            if base not in fields:
-                offered = ", ".join("{" + f + "}" for f in sorted(fields)) or "no fields"
-                raise ConfigError(
-                    f"Template {name!r} uses the unknown field {{{field}}}; it offers {offered}."
-                )
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,25 +161,20 @@ class PromptAssembly:
         domain_rules = self.buckets.domain
         entries, block, joiner = domain_entries(domain_rules, templates, custom=config.custom_template)
 
-        def blocks(blob_limit: int | None, generic_limit: int | None, domain_limit: int | None) -> tuple[
-            InstructionBlob, Fitted, Fitted
-        ]:
-            blob = self.blob if blob_limit is None else refit(self.blob, blob_limit)
-            generic = fit_generic(kept, templates, generic_limit, self._shown_path)
-            domain = fit_listing(domain_rules, entries, block, joiner, domain_limit)
-            return blob, generic, domain
-
         caps = (config.instructions_max_bytes, config.generic_max_bytes, config.domain_max_bytes)
-        blob, generic, domain = blocks(None, caps[1], caps[2])
-        sizes = [len(text.encode("utf-8")) for text in (blob.text, generic.text, domain.text)]
-        shares = block_shares(sizes, config.prompt_max_bytes)
-        limits = [
-            cap if share is None else smaller(cap, share) for cap, share in zip(caps, shares, strict=True)
-        ]
-        if any(share is not None for share in shares):
-            blob, generic, domain = blocks(
-                shares[0], limits[1] if shares[1] is not None else caps[1],
-                limits[2] if shares[2] is not None else caps[2],
+        blob = self.blob  # within its own cap, files first (``instructions.budget.fit_ordered``)
+        generic = fit_generic(kept, templates, caps[1], self._shown_path)
+        domain = fit_listing(domain_rules, entries, block, joiner, caps[2])
+        sizes = [len(text.encode("utf-8")) for text in (blob.text, generic.text, domain.text) if text]
+        limits: list[int | None] = list(caps)
+        if sum(sizes) + len(SEPARATOR) * max(len(sizes) - 1, 0) > config.prompt_max_bytes:
+            # Files first, then always-on rules, then the listing (``prompt._budget.ordered``).
+            blob, generic, domain, limits = ordered(
+                config.prompt_max_bytes, caps, self.blob,
+                lambda limit: fit_generic(kept, templates, limit, self._shown_path),
+                lambda limit: fit_listing(domain_rules, entries, block, joiner, limit),
+                listing_floor(entries, block, joiner, config.prompt_max_bytes),
+                keeps_whole(config.keep_whole),
             )
         rule_names = {p.path: p.where.removeprefix("rule://") for p in self.blob.parts if p.level == "rule"}
         blob_cuts = tuple(

@@ -25,7 +25,7 @@ from typing import Any, get_args
 
 from ruleweave._text.echo import shown
 from ruleweave.errors import RuleweaveError
-from ruleweave.prompt.parts import check_templates
+from ruleweave.prompt._templates import check_templates
 from ruleweave.rules import InterruptMode
 
 MAX_REPLAYED_BYTES = 64 * 1024 * 1024
@@ -151,7 +151,7 @@ _VALIDATORS: Mapping[str, Callable[[Any], Any]] = {
     "steering_tools": _steering_tools,
     "ttsr_retries": _integer(0, 100),
     "max_globs_per_rule": _integer(1, 100_000),
-    "max_globs_total": _integer(1, 1_000_000),
+    "max_globs_per_file": _integer(1, 1_000_000),
     # Same shape as steering_tools: names → lists of plain names.
     "tool_aliases": _steering_tools,
 }

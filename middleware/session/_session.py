@@ -26,6 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ruleweave._files.paths import display
+from ruleweave._kernel import ledger
 from ruleweave._kernel.ledger import NOTICE_PREFIX
 from ruleweave._text.echo import loggable
 from ruleweave.errors import RuleNotFoundError
@@ -338,7 +339,7 @@ class RuleSession(SessionSteering, SessionStreams):
             document = self.resolve(name if isinstance(name, str) else str(name))
         except RuleNotFoundError as exc:
             return str(exc)
-        return f"[rule: {document.name}]\n{document.content}"
+        return document.as_read
 
     def resolve(self, uri: str) -> RuleDocument:
         """The rule a ``rule://<name>`` address names, from this session's own rule set.
@@ -370,7 +371,7 @@ def _claims(
     matches: Sequence[Match], call_id: str | None, scope: str | None = None
 ) -> tuple[list[str], list[str]]:
     """Store keys of ``matches`` (scoped to one step when asked) and, with a call id, ledger records."""
-    keys = [m.key if scope is None else f"{m.key}@{scope}" for m in matches]
+    keys = [m.key if scope is None else ledger.scoped_key(m.key, scope) for m in matches]
     return keys, ([m.record for m in matches] if call_id is not None else [])
 
 

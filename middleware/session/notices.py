@@ -23,6 +23,7 @@ from ruleweave import prompt
 from ruleweave._files.paths import real_inside
 from ruleweave._files.reading import read_text
 from ruleweave._kernel import ledger
+from ruleweave._kernel.globtable import spell
 from ruleweave._kernel.paths import in_project
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.nested import NestedFolder, NestedRules
@@ -122,16 +123,35 @@ class InjectionItem(NamedTuple):
     key: str = ""
 
 
-class Injection(NamedTuple):
-    """What to append to a tool result.
+class InjectionPart(NamedTuple):
+    """One piece of a notice rendered alone: a rule, an instruction file, a listing, or a reminder.
+
+    A host whose answers have a size limit sends the pieces that fit and keeps the
+    rest for its next answer (``ruleweave.hosts.claude_code.delivery``).
 
     Attributes:
-        text: The notice text.
-        items: Each rule or instruction file it carries, with what triggered it.
+        text: The piece, within ``notice_max_bytes`` on its own (not shared with the others).
+        items: What it carries: one notice, or the rules of one streamed-rule reminder.
+        cut: Bytes of its body left out to fit ``notice_max_bytes`` (its marker names the whole).
     """
 
     text: str
     items: tuple[InjectionItem, ...]
+    cut: int = 0
+
+
+class Injection(NamedTuple):
+    """What to append to a tool result.
+
+    Attributes:
+        text: The notice text (its rules share ``notice_max_bytes``).
+        items: Each rule or instruction file it carries, with what triggered it.
+        parts: The same notices and reminders as pieces, each rendered alone, in order.
+    """
+
+    text: str
+    items: tuple[InjectionItem, ...]
+    parts: tuple[InjectionPart, ...] = ()
 
 
 class Notices:
@@ -164,6 +184,10 @@ class Notices:
             ((rule.name, glob) for rule in scoped for glob in rule.globs), bare_anywhere=False
         )
         self._by_name = {rule.name: rule for rule in scoped}
+        # Per call, a matched rule costs two dict lookups: its notice identity is made once here,
+        # and only a rule with an exclusion or a content gate goes through ``_passes_gate``.
+        self._ids = {rule.name: ledger.rule_id(rule.path, rule.name) for rule in scoped}
+        self._gated = frozenset(rule.name for rule in scoped if rule.exclude_globs or rule.content_regex)
         self._cwd = str(config.cwd)
         self._root_prefix = str(config.root).rstrip("/") + "/"
 
@@ -240,14 +264,15 @@ class Notices:
         """
         out: list[Match] = []
         seen: set[str] = set()
+        root_prefix, by_name, ids, gated = self._root_prefix, self._by_name, self._ids, self._gated
         for raw in paths:
-            path = self.in_project(str(raw))
-            spelled = self.spellings(path)
+            path = raw if isinstance(raw, str) and raw.startswith(root_prefix) else self.in_project(str(raw))
+            spelled = PathSpellings(*spell(path, root_prefix))
             trigger = spelled.relative or path
             for name, glob in self._index.lookup(spelled):
-                rule = self._by_name[name]
-                key = ledger.rule_id(rule.path, rule.name)
-                if key in seen or not self._passes_gate(rule, path, written):
+                rule = by_name[name]
+                key = ids[name]
+                if key in seen or (name in gated and not self._passes_gate(rule, path, written)):
                     continue
                 seen.add(key)
                 out.append(
@@ -260,7 +285,7 @@ class Notices:
                 seen.add(key)
                 out.append(Match("instructions", nested.display, key, trigger, None, nested.body))
             if self.nested_rules is not None:
-                for folder in self.nested_rules.for_directory(os.path.dirname(path)):
+                for folder in self.nested_rules.for_directory(path[: path.rfind("/")] or "/"):
                     for match in self._folder_matches(folder, path, spelled, trigger, written):
                         if match.key not in seen:
                             seen.add(match.key)
@@ -273,7 +298,8 @@ class Notices:
         """A nested folder's notices for one touched path: always rules, the listing, scoped rules."""
         out = [_rule_match(rule, trigger, None) for rule in folder.notices]
         if folder.listed:
-            out.append(Match("listing", folder.prefix, folder.directory, trigger, None, _listing(folder)))
+            listing = _listing(folder, self.config.templates)
+            out.append(Match("listing", folder.prefix, folder.directory, trigger, None, listing))
         for name, glob in folder.glob_index.lookup(spelled):
             rule = folder.rules[name]
             if self._passes_gate(rule, path, written):
@@ -302,7 +328,7 @@ class Notices:
             folder = self.nested_rules.folder(path)
             if not folder.listed or folder.prefix != name:
                 return None
-            return Match("listing", name, path, trigger, None, _listing(folder))
+            return Match("listing", name, path, trigger, None, _listing(folder, self.config.templates))
         if kind == "instructions":
             found = next((f for f in self.nested.for_path(path) if f.path == path), None)
             if found is None:
@@ -317,16 +343,30 @@ class Notices:
         texts = [self.render(won)] if won else []
         texts.extend(hit.reminder for hit in reminders)
         items = [InjectionItem(m.kind, m.name, m.path, m.trigger, m.glob, m.key) for m in won]
-        items.extend(
-            InjectionItem("ttsr", rule.name, rule.path, hit.source, None)
-            for hit in reminders
-            for rule in hit.rules
-        )
-        return Injection(text="\n\n".join(texts), items=tuple(items))
+        parts = [
+            InjectionPart(text, (InjectionItem(m.kind, m.name, m.path, m.trigger, m.glob, m.key),), cut)
+            for m, text, cut in self._rendered(won, alone=True)
+        ]
+        for hit in reminders:
+            carried = tuple(
+                InjectionItem("ttsr", rule.name, rule.path, hit.source, None) for rule in hit.rules
+            )
+            items.extend(carried)
+            parts.append(InjectionPart(hit.reminder, carried))
+        return Injection(text="\n\n".join(texts), items=tuple(items), parts=tuple(parts))
 
     def render(self, matches: Sequence[Match]) -> str:
         """The notice text for ``matches``, joined with blank lines, within ``notice_max_bytes``."""
         return "\n\n".join(text for _, text in self.render_each(matches))
+
+    def render_alone(self, match: Match) -> tuple[str, int]:
+        """One notice as ``Injection.parts`` renders it: within ``notice_max_bytes`` on its own.
+
+        Returns:
+            The text ('' when not even its header and marker fit) and the bytes its body lost.
+        """
+        rendered = self._rendered([match], alone=True)
+        return (rendered[0][1], rendered[0][2]) if rendered else ("", 0)
 
     def render_each(self, matches: Sequence[Match]) -> list[tuple[Match, str]]:
         """Each match's part of the notice, the parts sharing ``notice_max_bytes`` max-min fairly.
@@ -342,6 +382,11 @@ class Notices:
         Returns:
             ``(match, text)`` for each match the notice holds, in order.
         """
+        return [(m, text) for m, text, _ in self._rendered(matches)]
+
+    def _rendered(self, matches: Sequence[Match], *, alone: bool = False) -> list[tuple[Match, str, int]]:
+        """``render_each``, with the bytes each part's body lost; ``alone``: each part gets the whole
+        budget to itself (left out only when its header and marker alone do not fit)."""
         templates = self.config.templates
         shaped: dict[int, tuple[Match, str, str]] = {}
         parts: list[Part] = []
@@ -349,7 +394,7 @@ class Notices:
             if m.kind == "rule":
                 tpl, field, body = prompt.template(templates, "notice"), "name", prompt.neutralise(m.body)
                 shown = prompt.one_line_escaped(m.name)
-                where = f"rule://{shown}"
+                where = prompt.address(templates, shown)
             elif m.kind == "listing":
                 tpl, field = prompt.template(templates, "listing_notice"), "path"
                 body = prompt.neutralise(m.body)
@@ -363,10 +408,11 @@ class Notices:
             part = Part(shown, body.encode("utf-8"), m.path, m.path, "rule", where=where, frame=frame)
             parts.append(part)
             shaped[id(part)] = (m, tpl, field)
-        out: list[tuple[Match, str]] = []
-        for part, placed, _ in fit(parts, self.config.notice_max_bytes):
-            m, tpl, field = shaped[id(part)]
-            out.append((m, tpl.format(**{field: part.header}, body=placed.decode("utf-8"))))
+        out: list[tuple[Match, str, int]] = []
+        for group in [[part] for part in parts] if alone else [parts]:
+            for part, placed, dropped in fit(group, self.config.notice_max_bytes):
+                m, tpl, field = shaped[id(part)]
+                out.append((m, tpl.format(**{field: part.header}, body=placed.decode("utf-8")), dropped))
         return out
 
 
@@ -380,9 +426,10 @@ def _rule_match(rule: Rule, trigger: str, glob: str | None) -> Match:
     return Match("rule", rule.name, rule.path, trigger, glob, rule.content, rule.source.provider)
 
 
-def _listing(folder: NestedFolder) -> str:
-    """The ``rule://`` lines of a nested folder's description-only rules."""
+def _listing(folder: NestedFolder, templates: Mapping[str, str]) -> str:
+    """The addresses (``rule://`` by default) of a nested folder's description-only rules, one a line."""
     return "\n".join(
-        f"- rule://{prompt.one_line_escaped(rule.name)}: {prompt.one_line_escaped(rule.description)}"
+        f"- {prompt.address(templates, prompt.one_line_escaped(rule.name))}: "
+        f"{prompt.one_line_escaped(rule.description)}"
         for rule in folder.listed
     )

@@ -49,6 +49,11 @@ class RuleDocument:
     path: str
     provider: str
 
+    @property
+    def as_read(self) -> str:
+        """What a ``read_rule`` tool answers: ``[rule: name]`` and the rule's full text."""
+        return f"[rule: {self.name}]\n{self.content}"
+
 
 def rule_name(uri: str) -> str:
     """The name a ``rule://<name>`` address (or a bare name) asks for, trimmed.

@@ -4,19 +4,24 @@ An import is Markdown (or text) a harness loads deliberately; it never merges
 another SkillSpec into the document. Each ``path`` resolves relative to the
 folder holding the ``skill.spec.yml``, nested imports included (they are links
 between import ids through ``requires.imports``, not nested path scopes).
+Imports may read anywhere in the project the spec belongs to (the reference's
+own ``conformance/valid/imports.skill.spec.yml`` imports ``../../README.md``),
+and nowhere outside it.
 
 Checks, each becoming a :class:`~ruleweave.steering.issue.SpecIssue` with the file
 and the line of the import:
 
 - the path is local and relative (no absolute path, no URL) — as the reference;
-- it stays inside the import root (default: the skill folder), also after
-  symbolic links are followed; pass ``root=`` to allow a wider folder such
-  as a plugin's (``../INDEX.md``);
+- it stays inside the import root, also after symbolic links are followed.
+  The default root is the project root: the nearest folder at or above the
+  spec holding a root marker (``.git``), else the spec's own folder; pass
+  ``root=`` to choose another (a plugin's folder, for ``../INDEX.md``);
 - it names a regular file (a FIFO, device or directory is never opened), at
   most ``max_bytes`` long, UTF-8 text;
 - its ``section``, when given, is a Markdown heading of the file;
 - the ``requires.imports`` chain is at most :data:`MAX_IMPORT_DEPTH` deep
-  (cycles and unknown ids are reported by the validator).
+  (cycles and unknown ids are reported by the validator). Every walk of the
+  graph looks at each import and edge once, without recursion.
 
 The load order is the reference's: import ids in sorted order, each preceded
 by what it requires (depth first, in listed order), each id once.
@@ -27,13 +32,14 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from ruleweave._files.paths import is_within
 from ruleweave._files.reading import read_text
+from ruleweave.config import find_project_root
 from ruleweave.steering.issue import SpecIssue
 from ruleweave.steering.model import SkillSpec
 from ruleweave.steering.source import SourceMap
@@ -146,11 +152,7 @@ class ImportGraph:
         Returns:
             The entries in load order (empty for an unknown id).
         """
-        requires = {item.id: item.requires for item in self.imports}
-        if import_id not in requires:
-            return ()
-        order = list(_visit(import_id, requires, set(), set()))
-        return tuple(entry for name in order if (entry := self.get(name)) is not None)
+        return self._entries(_dependencies_first([import_id], self._requires()))
 
     def always(self) -> tuple[ResolvedImport, ...]:
         """The ``load: always`` imports and what they require, in load order.
@@ -158,11 +160,17 @@ class ImportGraph:
         Returns:
             The entries to load before any task action.
         """
-        needed: dict[str, None] = {}
-        for item in self.imports:
-            if item.load == "always":
-                needed.update((entry.id, None) for entry in self.loading(item.id))
-        return tuple(entry for name in self.load_order if name in needed if (entry := self.get(name)))
+        # One walk from every always import: linear in imports + edges, however they share requirements.
+        roots = [item.id for item in self.imports if item.load == "always"]
+        needed = set(_dependencies_first(roots, self._requires()))
+        return self._entries(name for name in self.load_order if name in needed)
+
+    def _requires(self) -> dict[str, tuple[str, ...]]:
+        return {item.id: item.requires for item in self.imports}
+
+    def _entries(self, names: Iterable[str]) -> tuple[ResolvedImport, ...]:
+        by_id = {item.id: item for item in self.imports}
+        return tuple(by_id[name] for name in names if name in by_id)
 
     def to_json(self) -> dict[str, Any]:
         """The graph as ``ruleweave spec imports --json`` prints it.
@@ -191,25 +199,47 @@ def load_order(requires: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
     Returns:
         Every id reachable, dependencies first.
     """
-    visiting: set[str] = set()
+    return tuple(_dependencies_first(sorted(requires), requires))
+
+
+def _dependencies_first(roots: Iterable[str], requires: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """Post-order of a depth-first walk from each root in turn (listed order), each id once.
+
+    Without recursion: a chain of thousands of imports needs no Python stack, and
+    each id and edge is looked at once.
+    """
     visited: set[str] = set()
     order: list[str] = []
-    for name in sorted(requires):
-        order.extend(_visit(name, requires, visiting, visited))
-    return tuple(order)
+    for root in roots:
+        if root in visited:
+            continue
+        visited.add(root)
+        path = [root]
+        pending = [iter(requires.get(root, ()))]
+        while pending:
+            child = next(pending[-1], None)
+            if child is None:
+                pending.pop()
+                order.append(path.pop())
+            elif child not in visited:
+                visited.add(child)
+                path.append(child)
+                pending.append(iter(requires.get(child, ())))
+    return order
 
 
-def _visit(
-    name: str, requires: Mapping[str, tuple[str, ...]], visiting: set[str], visited: set[str]
-) -> Iterator[str]:
-    if name in visited or name in visiting:
-        return
-    visiting.add(name)
-    for child in requires.get(name, ()):
-        yield from _visit(child, requires, visiting, visited)
-    visiting.discard(name)
-    visited.add(name)
-    yield name
+def default_import_root(spec_path: str | Path, markers: tuple[str, ...] = (".git",)) -> Path:
+    """The folder a spec's imports may read from unless told otherwise: its project's root.
+
+    Args:
+        spec_path: The ``skill.spec.yml``.
+        markers: Names whose presence marks the project root.
+
+    Returns:
+        The nearest folder at or above the spec holding a marker, else the spec's folder.
+    """
+    folder = Path(os.path.abspath(Path(spec_path).parent))
+    return find_project_root(folder, markers)
 
 
 def resolve_imports(
@@ -225,8 +255,9 @@ def resolve_imports(
     Args:
         spec: A validated document.
         spec_path: Where the document was read from.
-        root: The folder imports may read from (default: the spec's folder);
-            a path outside it, or a link leading outside it, is refused.
+        root: The folder imports may read from (default: the project root,
+            see :func:`default_import_root`); a path outside it, or a link
+            leading outside it, is refused.
         max_bytes: The most bytes read from one imported file.
         source: Lines of the document, to locate problems (else line 0).
 
@@ -235,12 +266,13 @@ def resolve_imports(
     """
     shown = str(spec_path)
     folder = Path(spec_path).parent
-    base = Path(root) if root is not None else folder
+    base = Path(root) if root is not None else default_import_root(spec_path)
     base_real = Path(os.path.realpath(base))
     where = source or SourceMap(shown, {})
     requires = {key: tuple(item.requires.imports) for key, item in spec.imports.items()}
     entries: list[ResolvedImport] = []
     issues: list[SpecIssue] = []
+    depths = _depths(requires)
     for key, item in spec.imports.items():
         line = where.line(("imports", key))
         found = _resolve(item.path, item.section, folder, base, base_real, max_bytes)
@@ -262,8 +294,7 @@ def resolve_imports(
         entries.append(entry)
         if entry.status != "ok":
             issues.append(SpecIssue(shown, line, f"Import {key!r} ({item.path}): {entry.error}"))
-        depth = _depth(key, requires, ())
-        if depth > MAX_IMPORT_DEPTH:
+        if depths.get(key, 1) > MAX_IMPORT_DEPTH:
             issues.append(
                 SpecIssue(
                     shown,
@@ -274,14 +305,43 @@ def resolve_imports(
     return ImportGraph(shown, str(base), tuple(entries), load_order(requires), tuple(issues))
 
 
-def _depth(name: str, requires: Mapping[str, tuple[str, ...]], chain: tuple[str, ...]) -> int:
-    """The longest ``requires`` chain from ``name`` (a cycle stops the count; capped)."""
-    if name in chain or len(chain) > MAX_IMPORT_DEPTH:
-        return len(chain)
-    children = [c for c in requires.get(name, ()) if c in requires]
-    if not children:
-        return len(chain) + 1
-    return max(_depth(child, requires, (*chain, name)) for child in children)
+def _depths(requires: Mapping[str, tuple[str, ...]]) -> dict[str, int]:
+    """The longest ``requires`` chain from each import, in imports counted (a cycle stops the count).
+
+    Memoised and without recursion: every import and every edge is looked at
+    once, so a spec of layers that each require the whole next layer costs
+    linear time, not one walk per path (2^layers). Chains are counted only up
+    to ``MAX_IMPORT_DEPTH + 1``: deeper is refused anyway.
+    """
+    cap = MAX_IMPORT_DEPTH + 1
+    depth: dict[str, int] = {}
+    for root in requires:
+        if root in depth:
+            continue
+        on_path = {root}
+        path = [root]
+        best = [1]
+        pending = [iter(requires[root])]
+        while pending:
+            child = next(pending[-1], None)
+            if child is None:
+                pending.pop()
+                name = path.pop()
+                on_path.discard(name)
+                found = best.pop()
+                depth[name] = found
+                if best:
+                    best[-1] = max(best[-1], min(found + 1, cap))
+            elif child not in requires or child in on_path:
+                continue  # unknown ids and cycles are the validator's to report
+            elif child in depth:
+                best[-1] = max(best[-1], min(depth[child] + 1, cap))
+            else:
+                on_path.add(child)
+                path.append(child)
+                best.append(1)
+                pending.append(iter(requires[child]))
+    return depth
 
 
 @dataclass(frozen=True, slots=True)

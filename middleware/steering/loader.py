@@ -117,7 +117,8 @@ def load_spec(path: str | Path, *, import_root: str | Path | None = None) -> Ski
 
     Args:
         path: The ``skill.spec.yml`` to read.
-        import_root: The folder imports may read from (default: the spec's folder).
+        import_root: The folder imports may read from (default: the project root,
+            the nearest folder above the spec holding ``.git``, else the spec's folder).
 
     Returns:
         The validated document.
@@ -187,7 +188,8 @@ def inspect_spec(
         file: The name used in issues.
         folder: The folder the document lives in; when given, its imports
             are resolved and the files it names beside it are checked.
-        import_root: The folder imports may read from (default: ``folder``).
+        import_root: The folder imports may read from (default: the project root
+            above ``folder``, see ``steering.imports.default_import_root``).
 
     Returns:
         The report.
@@ -350,7 +352,12 @@ def load_steering(config: RuleweaveConfig, walk: list[Path]) -> Steering:
         problem = read.problem or "cannot be read"
         message = f"SkillSpec {problem}; steering is off"
         return Steering(None, path, tool_map, (DiscoveryWarning(path=str(path), message=message),))
-    report = inspect_spec(read.text, file=str(path), folder=path.parent)
+    from ruleweave.steering.imports import default_import_root
+
+    # Imports may read the whole project (the reference's own fixtures import ../../README.md).
+    inside = real_inside(path, real_root) is not None
+    import_root = config.root if inside else default_import_root(path, config.root_markers)
+    report = inspect_spec(read.text, file=str(path), folder=path.parent, import_root=import_root)
     spec, issues = report.spec, report.issues
     warnings = tuple(
         DiscoveryWarning(

@@ -5,14 +5,16 @@ Key layout, per session (``P`` = the key prefix, default ``ruleweave:``)::
     P{<session>}:claims   hash  claimed key -> "-" (no call) | "+" + call id
     P{<session>}:calls    hash  call id -> JSON [[key, record], ...] in claim order
     P{<session>}:values   hash  value key -> string (counters too: HINCRBY)
+    P{<session>}:queue    list  delivery queue items, first first
+    P{<session>}:record   list  delivery record entries, oldest first (LTRIM to the limit)
 
 The session id sits in a ``{…}`` hash tag, so Redis Cluster keeps a session's
-three keys on one slot and a Lua script may touch them together. In the tag
+keys on one slot and a Lua script may touch them together. In the tag
 ``%``, ``{`` and ``}`` are percent-encoded (so no session id can close the
 tag early or collide with another), and the empty id, which would make the
 empty tag Redis ignores, is written ``%00`` (no other id encodes to that).
 
-Every script gets the three keys (``KEYS[1..3]``) and the session's TTL in
+Every script gets the five keys (``KEYS[1..5]``) and the session's TTL in
 milliseconds first (``ARGV[1]``), and renews the keys with PEXPIRE, so a
 session lives ``ttl`` seconds after its last use. Nothing here imports redis-py.
 """
@@ -144,6 +146,40 @@ return redis.call('HGET', KEYS[3], ARGV[2])
 """
 
 
+# ARGV: ttl ms, '1' to add before the first item, then the items in order.
+_ENQUEUE = _TOUCH + """
+if ARGV[2] == '1' then
+  for i = #ARGV, 3, -1 do redis.call('LPUSH', KEYS[4], ARGV[i]) end
+else
+  for i = 3, #ARGV do redis.call('RPUSH', KEYS[4], ARGV[i]) end
+end
+touch()
+return 0
+"""
+
+# Every item, and the list gone, in one step: two callers never both get an item.
+_TAKE_QUEUE = _TOUCH + """
+local items = redis.call('LRANGE', KEYS[4], 0, -1)
+redis.call('DEL', KEYS[4])
+touch()
+return items
+"""
+
+# ARGV: ttl ms, the limit, then the entries.
+_RECORD = _TOUCH + """
+for i = 3, #ARGV do redis.call('RPUSH', KEYS[5], ARGV[i]) end
+redis.call('LTRIM', KEYS[5], -tonumber(ARGV[2]), -1)
+touch()
+return 0
+"""
+
+_DELIVERIES = _TOUCH + """
+local entries = redis.call('LRANGE', KEYS[5], 0, -1)
+touch()
+return entries
+"""
+
+
 @dataclass(frozen=True)
 class Script:
     """A Lua script run by EVALSHA (EVAL once if the server does not know it yet)."""
@@ -162,12 +198,17 @@ FORGET_CALLS = Script(_FORGET_CALLS)
 GET = Script(_GET)
 PUT = Script(_PUT)
 INCR = Script(_INCR)
+ENQUEUE = Script(_ENQUEUE)
+TAKE_QUEUE = Script(_TAKE_QUEUE)
+RECORD = Script(_RECORD)
+DELIVERIES = Script(_DELIVERIES)
 
 
-def session_keys(prefix: str, session_id: str) -> tuple[str, str, str]:
-    """The session's three keys: claims, calls (the ledger) and values; they share one hash tag."""
+def session_keys(prefix: str, session_id: str) -> tuple[str, str, str, str, str]:
+    """The session's five keys: claims, calls (the ledger), values, the delivery queue and record;
+    they share one hash tag."""
     base = f"{prefix}{{{session_tag(session_id)}}}"
-    return f"{base}:claims", f"{base}:calls", f"{base}:values"
+    return f"{base}:claims", f"{base}:calls", f"{base}:values", f"{base}:queue", f"{base}:record"
 
 
 def session_tag(session_id: str) -> str:

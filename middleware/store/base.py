@@ -15,7 +15,14 @@ continue in another process lives behind it:
   of the keys it releases;
 * **values** — small strings (``get``/``put``) and atomic counters
   (``incr``): the TTSR turn, repeat state, retry attempts, the serialised
-  steering decision.
+  steering decision;
+* **the delivery queue** — pieces of context a hook answer could not fit,
+  in order (``enqueue``, at the back or the front; ``take_queue`` takes them
+  all at once, so two callers never both get an item);
+* **the delivery record** — what went out, waited or was cut, one entry per
+  piece and action (``record``, ``deliveries``), the newest
+  ``ruleweave._kernel.delivery.RECORD_LIMIT`` per session. Items and entries
+  are opaque strings to a store (their format: ``ruleweave._kernel.delivery``).
 
 ``forget`` drops everything of one session. Keys are opaque strings (they
 may hold ``:``, ``/``, ``#`` and any Unicode); session ids likewise. Sync
@@ -125,6 +132,38 @@ class SessionStore(Protocol):
 
     async def aincr(self, session_id: str, key: str, amount: int = 1) -> int:
         """Async twin of ``incr``."""
+        ...
+
+    def enqueue(self, session_id: str, items: Sequence[str], *, front: bool = False) -> None:
+        """Add ``items`` to the session's delivery queue, in order: at its back, or before its first item."""
+        ...
+
+    async def aenqueue(self, session_id: str, items: Sequence[str], *, front: bool = False) -> None:
+        """Async twin of ``enqueue``."""
+        ...
+
+    def take_queue(self, session_id: str) -> list[str]:
+        """Remove and return every item of the session's queue, first first, in one atomic step."""
+        ...
+
+    async def atake_queue(self, session_id: str) -> list[str]:
+        """Async twin of ``take_queue``."""
+        ...
+
+    def record(self, session_id: str, entries: Sequence[str]) -> None:
+        """Append ``entries`` to the session's delivery record (its oldest dropped past the limit)."""
+        ...
+
+    async def arecord(self, session_id: str, entries: Sequence[str]) -> None:
+        """Async twin of ``record``."""
+        ...
+
+    def deliveries(self, session_id: str) -> list[str]:
+        """The session's delivery record, oldest first."""
+        ...
+
+    async def adeliveries(self, session_id: str) -> list[str]:
+        """Async twin of ``deliveries``."""
         ...
 
     def forget(self, session_id: str) -> None:

@@ -1,12 +1,13 @@
-"""``MemoryStore``: in-process session state, bounded in sessions and idle time."""
+"""``MemoryStore``: in-process session state, bounded in sessions, idle time and ledger calls per session."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 
+from ruleweave._kernel.delivery import RECORD_LIMIT
 from ruleweave.errors import ConfigError
 from ruleweave.store.base import LedgerEntries
 
@@ -16,17 +17,23 @@ DEFAULT_MAX_SESSIONS = 10_000
 DEFAULT_IDLE_TTL = 24 * 3600.0
 """Seconds a ``MemoryStore`` session may go unused before it is dropped."""
 
+DEFAULT_MAX_CALLS = 1_024
+"""Tool calls per session whose ledger records a ``MemoryStore`` keeps (the newest); an older call's
+notices stay claimed, so they are never repeated, but ``forget_calls`` can no longer re-arm them."""
+
 
 class _Session:
     """One session's state (a plain class: a hook process must not import ``dataclasses``)."""
 
-    __slots__ = ("calls", "claimed", "used", "values")
+    __slots__ = ("calls", "claimed", "queue", "record", "used", "values")
 
     def __init__(self, used: float) -> None:
         self.used = used
         self.claimed: dict[str, tuple[str, str] | None] = {}  # key -> (call, record)
         self.calls: dict[str, list[str]] = {}  # call id -> keys, in claim order
         self.values: dict[str, str] = {}
+        self.queue: deque[str] = deque()
+        self.record: deque[str] = deque(maxlen=RECORD_LIMIT)
 
 
 class MemoryStore:
@@ -35,11 +42,16 @@ class MemoryStore:
     It is bounded: at most ``max_sessions`` sessions (least recently used
     dropped first) and none idle for more than ``idle_ttl`` seconds (dropped
     lazily, on the next call that touches the store). A dropped session
-    starts afresh: its notices can be injected again.
+    starts afresh: its notices can be injected again. Within a session, the
+    claimed keys are bounded by the rule set (one per notice source, plus one
+    per user turn) and the ledger keeps the records of the newest
+    ``max_calls`` tool calls: an older call's notices stay claimed (never
+    repeated) without their record, the bulk of a call's bytes.
 
     Args:
         max_sessions: Sessions kept at once (default 10,000).
         idle_ttl: Seconds a session may go unused (default one day).
+        max_calls: Tool calls per session whose ledger records are kept (default 1,024).
         clock: Monotonic time source (tests pass a fake one).
 
     Raises:
@@ -51,11 +63,13 @@ class MemoryStore:
         *,
         max_sessions: int = DEFAULT_MAX_SESSIONS,
         idle_ttl: float = DEFAULT_IDLE_TTL,
+        max_calls: int = DEFAULT_MAX_CALLS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if max_sessions < 1 or idle_ttl <= 0:
-            raise ConfigError("MemoryStore needs max_sessions >= 1 and idle_ttl > 0.")
+        if max_sessions < 1 or idle_ttl <= 0 or max_calls < 1:
+            raise ConfigError("MemoryStore needs max_sessions >= 1, idle_ttl > 0 and max_calls >= 1.")
         self.max_sessions = max_sessions
+        self.max_calls = max_calls
         self.idle_ttl = idle_ttl
         self._clock = clock
         self._lock = threading.Lock()
@@ -115,8 +129,20 @@ class MemoryStore:
                     state.claimed[key] = None
                 else:
                     state.claimed[key] = (call_id, records[i] if i < len(records) else "")
-                    state.calls.setdefault(call_id, []).append(key)
+                    held = state.calls.get(call_id)
+                    if held is None:
+                        held = state.calls[call_id] = []
+                        if len(state.calls) > self.max_calls:
+                            self._drop_oldest_call(state)
+                    held.append(key)
         return won
+
+    @staticmethod
+    def _drop_oldest_call(state: _Session) -> None:
+        """Forget the oldest call's records; its keys stay claimed, so its notices never come again."""
+        oldest = next(iter(state.calls))
+        for key in state.calls.pop(oldest):
+            state.claimed[key] = None
 
     async def aclaim_many(
         self,
@@ -216,6 +242,51 @@ class MemoryStore:
     async def aincr(self, session_id: str, key: str, amount: int = 1) -> int:
         """Async twin of ``incr``."""
         return self.incr(session_id, key, amount)
+
+    # -- the delivery queue and record ----------------------------------------
+
+    def enqueue(self, session_id: str, items: Sequence[str], *, front: bool = False) -> None:
+        """Add ``items`` at the back of the queue, or before its first item, in order."""
+        with self._lock:
+            queue = self._session(session_id).queue
+            if front:
+                queue.extendleft(reversed(items))
+            else:
+                queue.extend(items)
+
+    async def aenqueue(self, session_id: str, items: Sequence[str], *, front: bool = False) -> None:
+        """Async twin of ``enqueue``."""
+        self.enqueue(session_id, items, front=front)
+
+    def take_queue(self, session_id: str) -> list[str]:
+        """Remove and return every queued item, first first."""
+        with self._lock:
+            queue = self._session(session_id).queue
+            taken = list(queue)
+            queue.clear()
+            return taken
+
+    async def atake_queue(self, session_id: str) -> list[str]:
+        """Async twin of ``take_queue``."""
+        return self.take_queue(session_id)
+
+    def record(self, session_id: str, entries: Sequence[str]) -> None:
+        """Append to the delivery record (the oldest dropped past ``RECORD_LIMIT``)."""
+        with self._lock:
+            self._session(session_id).record.extend(entries)
+
+    async def arecord(self, session_id: str, entries: Sequence[str]) -> None:
+        """Async twin of ``record``."""
+        self.record(session_id, entries)
+
+    def deliveries(self, session_id: str) -> list[str]:
+        """The delivery record, oldest first."""
+        with self._lock:
+            return list(self._session(session_id).record)
+
+    async def adeliveries(self, session_id: str) -> list[str]:
+        """Async twin of ``deliveries``."""
+        return self.deliveries(session_id)
 
     # -- lifetime -------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """``RedisStore``: session state in Redis, one Lua round trip per operation.
 
-A session's state is three hashes under one hash tag (the key layout and the
+A session's state is three hashes and two lists under one hash tag (the key layout and the
 scripts are in ``ruleweave.store._redis_scripts``). Every operation is one
 EVALSHA (or one DEL for ``forget``) that also renews the session's TTL with
 PEXPIRE, so a session lives ``ttl`` seconds after its last use. A script
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ruleweave.errors import ConfigError, MissingDependencyError, StoreError
+from ruleweave.store._redis_delivery import RedisDelivery
 from ruleweave.store._redis_scripts import (
     CLAIM_MANY,
     FORGET_CALLS,
@@ -118,7 +119,7 @@ def _describe(client: redis.Redis | redis.asyncio.Redis) -> str:
     return f"{scheme}://{host}:{kwargs.get('port', 6379)}/{db}"
 
 
-class RedisStore:
+class RedisStore(RedisDelivery):
     """A ``SessionStore`` in Redis: atomic across processes and machines, one round trip per call.
 
     Build it with ``RedisStore.from_url(url)`` (which checks the server answers)
@@ -218,14 +219,14 @@ class RedisStore:
 
     # -- plumbing ---------------------------------------------------------------
 
-    def keys(self, session_id: str) -> tuple[str, str, str]:
-        """The session's Redis keys: claims, calls (the ledger) and values.
+    def keys(self, session_id: str) -> tuple[str, str, str, str, str]:
+        """The session's Redis keys: claims, calls (the ledger), values, the delivery queue and record.
 
         Args:
             session_id: The session.
 
         Returns:
-            The three key names; they share one hash tag.
+            The five key names; they share one hash tag.
         """
         return session_keys(self.prefix, session_id)
 

@@ -21,26 +21,31 @@ from pathlib import Path
 from typing import TypeVar
 
 from ruleweave._kernel.sqlite import (
-    APPLICATION_ID,
     DEFAULT_BUSY_TIMEOUT,
     DEFAULT_TTL,
-    SCHEMA,
-    SCHEMA_VERSION,
+    SESSION_TABLES,
     claim_and_take,
+    damaged,
     drop_session,
     last_used,
+    move_aside,
     read_value,
     touch_session,
     transaction,
 )
 from ruleweave._kernel.state import STATE_FILE, state_directory
 from ruleweave.errors import ConfigError, StoreError
+from ruleweave.log import LibraryLogger
+from ruleweave.store._sqlite_delivery import SQLiteDelivery
+from ruleweave.store._sqlite_open import open_file
 from ruleweave.store.base import LedgerEntries
 
 T = TypeVar("T")
 
 MIN_SQLITE = (3, 24, 0)  # ON CONFLICT … DO NOTHING / DO UPDATE (upsert)
 PURGE_EVERY = 60.0  # seconds between sweeps for expired sessions, per store object
+
+_log = LibraryLogger("ruleweave.store")
 
 
 def default_state_path(env: Mapping[str, str], home: Path, *, platform: str = sys.platform) -> Path:
@@ -59,13 +64,18 @@ def default_state_path(env: Mapping[str, str], home: Path, *, platform: str = sy
     return Path(state_directory(env, str(home), platform)) / STATE_FILE
 
 
-class SQLiteStore:
+class SQLiteStore(SQLiteDelivery):
     """A ``SessionStore`` in one SQLite file (WAL mode), safe across threads and processes.
 
     One connection per process, guarded by a lock: threads of one process take
     turns (SQLite's own locks would make them busy-wait), processes wait for
     each other up to ``busy_timeout``. The async twins run the same code in a
     worker thread, so they never block the event loop.
+
+    A damaged file (corrupt or not a database, found on opening or in any call)
+    is renamed ``<name>.damaged-<UTC time>`` with its ``-wal``/``-shm`` and a fresh
+    one replaces it: past claims are lost (a notice may come once more). A file of
+    another application or a newer ruleweave is never moved.
 
     Args:
         path: The database file (created with its directory, mode 0700, if
@@ -75,6 +85,9 @@ class SQLiteStore:
         busy_timeout: Seconds to wait for another process's write (default 5).
         clock: Wall-clock time source; the file outlives processes, so it must
             be ``time.time``-like (tests pass a fake one).
+
+    Attributes:
+        recovered: The paths this object moved damaged files to, oldest first.
 
     Raises:
         ConfigError: ``ttl`` or ``busy_timeout`` is not positive.
@@ -108,6 +121,8 @@ class SQLiteStore:
         self._purge_every = min(PURGE_EVERY, self.ttl)
         # A read refreshes last_used only when it is this stale, so reads seldom write.
         self._refresh_every = min(PURGE_EVERY, self.ttl / 10)
+        self.recovered: list[str] = []
+        self._opened: tuple[int, int] | None = None  # (device, inode) of the file the connection has
         try:
             with self._lock:
                 self._connection()
@@ -128,53 +143,54 @@ class SQLiteStore:
         return self._conn
 
     def _open(self) -> sqlite3.Connection:
-        if not self.path.exists():
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            # Create the file private to the user; SQLite gives -wal/-shm the same mode.
-            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
-        conn = sqlite3.connect(
-            self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
-        )
         try:
-            deadline = time.monotonic() + self.busy_timeout
-            while True:
-                try:
-                    self._prepare(conn)
-                    break
-                except sqlite3.OperationalError as exc:
-                    # Switching to WAL while another process opens the file can report
-                    # "locked" without consulting the busy handler: try again briefly.
-                    if "locked" not in str(exc) or time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.01)
-        except BaseException:
-            conn.close()
-            raise
-        return conn
+            return self._open_once()
+        except sqlite3.DatabaseError as exc:
+            if not damaged(exc):
+                raise
+            self._move_aside()
+            return self._open_once()
 
-    def _prepare(self, conn: sqlite3.Connection) -> None:
-        """Check the file is ours, switch to WAL and create or check the schema."""
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        if app_id not in (0, APPLICATION_ID):
-            raise sqlite3.DatabaseError("the file is another application's database")
-        conn.execute("PRAGMA journal_mode = WAL")
-        # WAL + NORMAL: a crash of the process loses nothing; power loss may lose the last writes.
-        conn.execute("PRAGMA synchronous = NORMAL")
-        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-            transaction(conn, lambda: _create_schema(conn), write=True)
+    def _move_aside(self) -> None:
+        """Move the damaged file away, so the next open starts afresh (lock held)."""
+        self._close_connection()
+        moved = move_aside(str(self.path), self._opened)  # None: another process did already
+        if moved is not None:
+            self.recovered.append(moved)
+            _log.warning("sqlite_store_recovered", path=str(self.path), moved_to=moved)
+
+    def _close_connection(self) -> None:
+        """Close this process's connection (lock held)."""
+        conn, self._conn = self._conn, None
+        if conn is not None and self._pid == os.getpid():
+            with suppress(sqlite3.Error):
+                conn.close()
+
+    def _open_once(self) -> sqlite3.Connection:
+        conn, self._opened = open_file(self.path, self.busy_timeout)
+        return conn
 
     def _run(self, action: str, op: Callable[[sqlite3.Connection, float], T]) -> T:
         """Run ``op`` on the connection with the lock held, translating every failure to StoreError."""
         try:
             with self._lock:
-                conn = self._connection()
-                now = self._clock()
-                if now - self._purged_at >= self._purge_every:
-                    self._purge(conn, now)
-                    self._purged_at = now
-                return op(conn, now)
+                try:
+                    return self._attempt(op)
+                except sqlite3.DatabaseError as exc:
+                    if not damaged(exc):
+                        raise
+                    self._move_aside()  # a damaged page found in use: start afresh, and run op there
+                    return self._attempt(op)
         except (sqlite3.Error, OSError, UnicodeError) as exc:
             raise StoreError(f"Could not {action} in the SQLite store {self.path}: {_reason(exc)}.") from exc
+
+    def _attempt(self, op: Callable[[sqlite3.Connection, float], T]) -> T:
+        conn = self._connection()
+        now = self._clock()
+        if now - self._purged_at >= self._purge_every:
+            self._purge(conn, now)
+            self._purged_at = now
+        return op(conn, now)
 
     def _write(self, action: str, session_id: str, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``body`` in a write transaction on a live session (an expired one is wiped first)."""
@@ -222,8 +238,8 @@ class SQLiteStore:
         expired = "SELECT session FROM sessions WHERE last_used < ?"
 
         def purge() -> None:
-            conn.execute(f"DELETE FROM claims WHERE session IN ({expired})", (cutoff,))
-            conn.execute(f"DELETE FROM vals WHERE session IN ({expired})", (cutoff,))
+            for table in SESSION_TABLES:
+                conn.execute(f"DELETE FROM {table} WHERE session IN ({expired})", (cutoff,))
             conn.execute("DELETE FROM sessions WHERE last_used < ?", (cutoff,))
 
         transaction(conn, purge, write=True)
@@ -450,10 +466,7 @@ class SQLiteStore:
     def close(self) -> None:
         """Close the connection (idempotent; a later call opens a new one)."""
         with self._lock:
-            conn, self._conn = self._conn, None
-            if conn is not None and self._pid == os.getpid():
-                with suppress(sqlite3.Error):
-                    conn.close()
+            self._close_connection()
 
     async def aclose(self) -> None:
         """Async twin of ``close``."""
@@ -473,22 +486,6 @@ def _set(conn: sqlite3.Connection, session_id: str, key: str, value: str) -> Non
         " ON CONFLICT (session, key) DO UPDATE SET value = excluded.value",
         (session_id, key, value),
     )
-
-
-def _create_schema(conn: sqlite3.Connection) -> None:
-    """Write the schema into an empty file (inside a write transaction); refuse a foreign or newer one."""
-    version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have won
-    if version == 0:
-        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-            raise sqlite3.DatabaseError("the file is another application's database")
-        for statement in SCHEMA:
-            conn.execute(statement)
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    elif version > SCHEMA_VERSION:
-        raise sqlite3.DatabaseError(
-            f"it was written by a newer ruleweave (schema {version}, this one knows {SCHEMA_VERSION})"
-        )
 
 
 def _reason(exc: BaseException) -> str:

@@ -31,7 +31,11 @@ RULES = {
     "CLAUDE.md": "CLAUDE-MD: run the tests.\n",
     "src/app.py": "x = 1\n",
 }
-EVENTS = {"UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "PreCompact"}
+EVENTS = {
+    "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart", "Stop", "PreCompact",
+}
+"""Every event the command hook answers (the CLI sends the SDK SessionStart only for compact and clear),
+and PreCompact."""
 
 
 @pytest.fixture

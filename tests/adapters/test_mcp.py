@@ -108,21 +108,35 @@ async def test_rules_for_paths_gives_each_notice_once(repo: Path) -> None:
 
 
 async def test_read_rule_and_explain(repo: Path) -> None:
-    """``read_rule`` returns a rule's text (or the names there are); ``explain`` says why a rule fires."""
+    """``read_rule`` returns a rule's text (an unknown name is an error result listing the names there
+    are); ``explain`` says why a rule fires, for the same ``paths`` argument ``rules_for_paths`` takes."""
     async with Client(server_for(repo)) as client:
         found = await client.call_tool("read_rule", {"name": "rule://backend/testing"})
-        assert text_of(found) == "[rule: backend/testing]\nUse pytest."
-        missing = text_of(await client.call_tool("read_rule", {"name": "nope"}))
-        assert missing.startswith("No rule named 'nope'; available rules:")
-        explained = await client.call_tool("explain", {"path": "src/app.ts"})
-        assert explained.structured_content == {
+        assert not found.is_error and text_of(found) == "[rule: backend/testing]\nUse pytest."
+        missing = await client.call_tool("read_rule", {"name": "nope"})
+        assert missing.is_error
+        assert text_of(missing).startswith("No rule named 'nope'; available rules:")
+        explained = await client.call_tool("explain", {"paths": ["src/app.ts"]})
+        assert explained.structured_content == {"paths": [{
             "path": "src/app.ts",
             "rules": [{"name": "ts", "provider": "cursor", "glob": "src/**/*.ts"}],
             "instructions": [],
             "listings": [],
-        }
+        }]}
         again = await client.call_tool("rules_for_paths", {"paths": ["src/app.ts"]})
         assert NOTICE in text_of(again)  # explain claimed nothing
+
+
+async def test_a_wrong_argument_gets_one_sentence(repo: Path) -> None:
+    """A call with arguments a tool does not take is an error result of one sentence, no validation dump."""
+    async with Client(server_for(repo)) as client:
+        wrong = await client.call_tool("explain", {"path": "src/app.ts"})
+        assert wrong.is_error
+        assert text_of(wrong) == "The tool explain takes paths (a list of strings); it was given path."
+        wrong = await client.call_tool("read_rule", {"rule": "ts", "extra": 1})
+        assert text_of(wrong) == "The tool read_rule takes name (a string); it was given extra, rule."
+        wrong = await client.call_tool("rules_for_paths", {"paths": "src/app.ts"})
+        assert wrong.is_error and "\n" not in text_of(wrong) and "validation" not in text_of(wrong).lower()
 
 
 async def test_session_id_keys_the_state_in_the_store(repo: Path, tmp_path: Path) -> None:

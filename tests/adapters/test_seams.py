@@ -16,6 +16,7 @@ BESIDE_THE_SEAM: dict[tuple[str, str], str] = {
     ("claude_agent", "ruleweave.hosts.claude_code"): "the Agent SDK runs Claude Code's hooks, so the host's",
     ("loop", "ruleweave._lru"): "a bounded memory of refused call ids, an internal helper",
     ("mcp", "ruleweave._files.paths"): "a touched path shown relative to the project, as events show it",
+    ("mcp", "ruleweave.hosts.claude_code.served"): "beside Claude Code's hooks it answers them, as the host",
 }
 """Core modules an adapter of ours imports directly, each with the reason."""
 

@@ -19,24 +19,25 @@ def test_clinerules_file_is_one_always_rule(write_tree: WriteTree) -> None:
 
 
 def test_clinerules_directory_maps_paths_to_globs(write_tree: WriteTree) -> None:
-    """A ``.clinerules/`` directory gives one rule per ``*.md``; ``paths:`` become globs."""
+    """A ``.clinerules/`` directory gives one rule per file (``.txt`` too); ``paths:`` become globs."""
     root = write_tree(
         {
             ".clinerules/general.md": "Be concise.",
             ".clinerules/api.md": "---\npaths:\n  - 'api/**/*.py'\n  - 'api/*.toml'\n---\nAPI.",
             ".clinerules/described.md": "---\ndescription: Release process\n---\nRelease.",
-            ".clinerules/notes.txt": "ignored",
+            ".clinerules/notes.txt": "Plain-text notes are rules too.",
         }
     )
     found = run(root, only=cline.PROVIDER)
     rules = named(found)
-    assert [r.name for r in found.rules] == ["api", "described", "general"]
+    assert [r.name for r in found.rules] == ["api", "described", "general", "notes"]
     assert rules["api"].globs == ("api/**/*.py", "api/*.toml")
     assert buckets(found) == {
         "api": Bucket.SCOPED,
         # Cline: `paths` is the only condition, so a description-only file is always on.
         "described": Bucket.GENERIC,
         "general": Bucket.GENERIC,
+        "notes": Bucket.GENERIC,  # docs/customization/cline-rules.mdx: "all .md and .txt files"
     }
 
 

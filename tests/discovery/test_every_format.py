@@ -37,6 +37,7 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("cline", "branches"): "generic",  # no paths: always on
     ("roo", "dependencies"): "generic",  # .roo/rules: always on
     ("roo", "rules-architect/diagrams"): "manual",  # a mode's folder, no mode configured
+    ("kilocode", "lint"): "generic",  # .kilocode/rules: always on, as Roo's
     ("copilot", "sql"): "scoped",  # applyTo
     ("copilot", "copilot-instructions"): "instructions",  # same text as AGENTS.md: the blob has it
     ("continue", "css"): "scoped",
@@ -47,15 +48,19 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("junie", "naming"): "generic",  # .junie/guidelines/: always on
     ("aiassistant", "logging"): "scoped",  # apply: by file patterns
     ("opencode", "docs/guides/api-versioning.md"): "generic",  # opencode.json instructions
+    ("aider", "CONVENTIONS.md"): "generic",  # named by .aider.conf.yml read:
+    ("openhands", "repo"): "generic",  # .openhands/microagents/repo.md: no triggers, always
+    ("openhands", "docker"): "rulebook",  # triggers: a keyword microagent, listed by description
 }
 
 # The instruction files of the root, in the blob's order: the shared text once, as AGENTS.md.
-INSTRUCTIONS = ["AGENTS.md", "WARP.md", "CRUSH.md", ".goosehints", ".rules", ".augment-guidelines"]
+INSTRUCTIONS = ["AGENTS.md", "QWEN.md", "WARP.md", "CRUSH.md", ".goosehints", ".rules", ".augment-guidelines"]
 
 # Info lines of scan, by file: what was read differently from a plain rule, and why.
 NOTES = {
     ".cursor/rules": "current Cursor reads only .mdc files",
     ".github/instructions/review.instructions.md": "excludeAgent: coding-agent",
+    ".gemini/styleguide.md": "code-review style guide",  # Gemini Code Assist: not prompt text
     "CLAUDE.md": "same text as AGENTS.md; included once, there",
     "GEMINI.md": "same text as AGENTS.md; included once, there",
     ".github/copilot-instructions.md": "same text as AGENTS.md; included once, there",
@@ -68,6 +73,8 @@ NOT_RULES = {
     "CLAUDE.md", "GEMINI.md",  # the same text as AGENTS.md
     "api/AGENTS.md", "api/AGENTS.override.md", "web/AGENT.md",  # nested: read on first touch
     "opencode.json",  # OpenCode's config: names the instruction files
+    ".aider.conf.yml",  # Aider's config: names CONVENTIONS.md under read:
+    ".gemini/styleguide.md",  # Gemini Code Assist's review style guide: no agent's prompt
 }
 
 SHARED_LINE = "Keep pull requests under 400 changed lines."
@@ -146,14 +153,17 @@ def test_prompt_carries_the_shared_text_once_and_each_agents_file(session: RuleS
         "make dev", "uv run", "read-only for agents", "British English", "standard library",  # files
         "small, pure functions", "imperative mood", "`<ticket>-<short-summary>`", "exact version",
         "snake_case", "deprecation notice", "Old notes",  # always-on rules
+        "`make lint`", "`test_<unit>_<behaviour>`", "two services",  # Kilo, Aider, OpenHands repo.md
+        "quote the file path",  # QWEN.md
         "the API owns the Postgres database",  # Kiro's #[[file:docs/architecture.md]]
     ):
         assert text in prompt, text
-    for text in ("C4 container diagrams", "excludeAgent", "flag any endpoint", "make release"):
+    for text in ("C4 container diagrams", "excludeAgent", "flag any endpoint", "make release", "bare 500"):
         assert text not in prompt, text  # manual, excluded, and a workflow
     domain = prompt.split("<domain-rules>", 1)[1].split("</domain-rules>", 1)[0]
     assert "- incident-response: What to do when production is down" in domain  # Devin's model_decision
     assert "- migrations: Writing database migrations" in domain  # Augment's agent_requested
+    assert "- docker: OpenHands knowledge, for a message mentioning: docker, compose" in domain
     assert "release-checklist" not in prompt  # Antigravity's manual: never advertised
 
 
@@ -193,7 +203,8 @@ def test_streamed_rule_refuses_a_print_in_the_api(session: RuleSession) -> None:
 
 
 def test_lint_finds_the_shared_copies_and_the_files_agents_skip(capsys: pytest.CaptureFixture[str]) -> None:
-    """``ruleweave lint``: four copies are one duplicate, no glob is dead, skipped files are unreachable."""
+    """``ruleweave lint``: four copies are one duplicate, no glob is dead, the Cursor .md file is unreachable
+    and the code-review-only Copilot file is an info line (Copilot code review reads it)."""
     code = main(["lint", "--json", "--cwd", str(REPO), "--root", str(REPO)])
     out, _ = capsys.readouterr()
     assert code == 0
@@ -202,4 +213,6 @@ def test_lint_finds_the_shared_copies_and_the_files_agents_skip(capsys: pytest.C
     duplicates = [f for f in findings if f["code"] == "duplicate"]
     assert len(duplicates) == 1 and "the same text is kept in 4 files" in duplicates[0]["message"]
     unreachable = {f["path"] for f in findings if f["code"] == "unreachable" and f["severity"] == "warning"}
-    assert unreachable == {".cursor/rules/old-notes.md", ".github/instructions/review.instructions.md"}
+    assert unreachable == {".cursor/rules/old-notes.md"}
+    [review] = [f for f in findings if f["path"] == ".github/instructions/review.instructions.md"]
+    assert (review["code"], review["severity"]) == ("discovery", "info")

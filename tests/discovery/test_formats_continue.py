@@ -62,7 +62,14 @@ def test_negated_globs_exclude(write_tree: WriteTree) -> None:
 
 
 def test_colocated_rules_md_applies_to_its_directory(write_tree: WriteTree) -> None:
-    """``src/api/rules.md`` arrives on the first touch under ``src/api``, not elsewhere."""
+    """``src/api/rules.md`` arrives on the first touch under ``src/api``, not elsewhere; the root's
+    ``rules.md`` is conditional too: it comes with the first touch of any file, not in the prompt.
+
+    Continue gives a colocated ``rules.md`` the globs ``<dir>/**/*`` (``markdownToRule.ts``:
+    ``getGlobPattern``) and never treats it as a root-level rule (``getSystemMessageWithRules.ts``:
+    ``isRootLevelRule`` is true only for ``.continue/`` files), so it applies when a file of its
+    directory is in the context (issue #28 item 3).
+    """
     root = write_tree(
         {
             "rules.md": "ROOT colocated rule.",
@@ -73,8 +80,9 @@ def test_colocated_rules_md_applies_to_its_directory(write_tree: WriteTree) -> N
     )
     ruleset = load(root)
     session = ruleset.session("s")
-    assert "ROOT colocated rule." in session.system_prompt()
-    assert session.after_tool_call("read_file", {"path": str(root / "src/web/app.py")}) is None
+    assert "ROOT colocated rule." not in session.system_prompt()
+    first = session.after_tool_call("read_file", {"path": str(root / "src/web/app.py")})
+    assert first is not None and [i.name for i in first.items] == ["rules"]
     injection = session.after_tool_call("read_file", {"path": str(root / "src/api/handlers.py")})
     assert injection is not None and [i.name for i in injection.items] == ["src/api:rules"]
     assert "API colocated rule." in injection.text

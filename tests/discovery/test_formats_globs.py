@@ -15,13 +15,16 @@ Root dialect (a glob without ``/`` matches files in the project root only):
 * Cline, https://docs.cline.bot/features/cline-rules/conditional-rules:
   ``paths`` are glob patterns relative to the workspace root
   (``src/components/**``); a bare ``*.md`` names files at the root.
+* Continue's ``.continue/rules`` ``globs``: ``minimatch(filePath, glob)`` with no
+  ``matchBase`` (``core/llm/rules/getSystemMessageWithRules.ts``: ``matchesGlobs``),
+  so a bare ``*.java`` is a file at the top (issue #28 item 3).
 
 Anywhere dialect (a bare glob is a file name at any depth):
 
 * Kiro, https://kiro.dev/docs/steering/: ``fileMatchPattern: "*.tsx"`` — "React
   components and JSX files", wherever they are.
-* Cursor (https://cursor.com/docs/context/rules), Windsurf, Continue,
-  Antigravity and ruleweave's own ``.ruleweave`` rules read ``*.py`` the same way.
+* Cursor (https://cursor.com/docs/context/rules), Windsurf, Antigravity and
+  ruleweave's own ``.ruleweave`` rules read ``*.py`` the same way.
 """
 
 from __future__ import annotations
@@ -67,8 +70,10 @@ REPO = {
 
 
 def test_root_dialect_agents_match_bare_globs_at_the_top_only(write_tree: WriteTree) -> None:
-    """Claude ``paths``, Copilot ``applyTo`` and Cline ``paths``: ``*.md`` is a file in the root."""
+    """Claude ``paths``, Copilot ``applyTo``, Cline ``paths``, Continue ``globs``: ``*.md`` is in the root."""
     ruleset = load(write_tree(REPO))
+    assert fired(ruleset, "Main.java") == {"java"}
+    assert fired(ruleset, "src/main/java/A.java") == set()
     assert fired(ruleset, "README.md") == {"md"}
     assert fired(ruleset, "docs/guide.md") == set()
     assert fired(ruleset, "setup.py") == {"py"}
@@ -78,11 +83,11 @@ def test_root_dialect_agents_match_bare_globs_at_the_top_only(write_tree: WriteT
 
 
 def test_anywhere_dialect_agents_match_bare_globs_at_any_depth(write_tree: WriteTree) -> None:
-    """Kiro, Cursor, Windsurf, Continue, Antigravity and native: ``*.tsx`` is any ``.tsx``."""
+    """Kiro, Cursor, Windsurf, Antigravity and native: ``*.tsx`` is any ``.tsx``."""
     ruleset = load(write_tree(REPO))
     for rel, rule in [
         ("src/ui/App.tsx", "tsx"), ("App.tsx", "tsx"), ("cmd/x/main.go", "go"), ("lib.rs", "rs"),
-        ("src/main/java/A.java", "java"), ("app/src/B.kt", "kt"), ("db/migrations/1.sql", "sql"),
+        ("app/src/B.kt", "kt"), ("db/migrations/1.sql", "sql"),
     ]:
         assert fired(ruleset, rel) == {rule}, rel
     assert ruleset.find_rule("tsx") is not None

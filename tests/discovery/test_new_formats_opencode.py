@@ -66,7 +66,11 @@ def test_bad_json_is_a_warning_naming_the_file(write_tree: WriteTree) -> None:
 
 
 def test_entries_never_leave_the_project(write_tree: WriteTree, tmp_path: Path, isolated_home: Path) -> None:
-    """``..``, absolute paths outside, ``~`` and links out of the project are never read."""
+    """``..``, absolute paths outside and links out of the project are never read; ``~/`` is the home.
+
+    OpenCode reads a ``~/`` entry from the home directory (``instruction.ts``: ``systemPaths``,
+    ``path.join(os.homedir(), raw.slice(2))``): a user-tier rule named ``~/home.md``.
+    """
     (tmp_path / "secret.md").write_text("SECRET", encoding="utf-8")
     (isolated_home / "home.md").write_text("HOME", encoding="utf-8")
     root = write_tree(
@@ -81,10 +85,11 @@ def test_entries_never_leave_the_project(write_tree: WriteTree, tmp_path: Path, 
     os.symlink(tmp_path, root / "docs" / "out", target_is_directory=True)
     os.symlink(tmp_path / "secret.md", root / "docs" / "leak.md")
     found = run(root, only=opencode.PROVIDER)
-    assert set(named(found)) == {"docs/ok.md"}
-    assert all("SECRET" not in r.content and "HOME" not in r.content for r in found.rules)
+    assert set(named(found)) == {"docs/ok.md", "~/home.md"}
+    assert named(found)["~/home.md"].source.level == "user"
+    assert all("SECRET" not in r.content for r in found.rules)
     leaving = [m for m in messages(found) if "leaves the project" in m]
-    assert len(leaving) == 3
+    assert len(leaving) == 2  # ../secret.md and the absolute path; a glob never follows docs/leak.md
     assert any("missing.md" in m and "names no file" in m for m in messages(found))
 
 

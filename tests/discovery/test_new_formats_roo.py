@@ -33,10 +33,11 @@ def test_workspace_rules_always_and_mode_rules_manual_without_a_mode(write_tree:
         "01-general": Bucket.GENERIC,
         "02-coding-style": Bucket.GENERIC,
         "team/review": Bucket.GENERIC,
+        "image.png": Bucket.GENERIC,  # any extension (issue #28 item 1; see test_roo_sources.py)
         "rules-architect/diagrams": Bucket.MANUAL,
         "rules-code/style": Bucket.MANUAL,
     }
-    assert [r.name for r in found.rules][:3] == ["01-general", "02-coding-style", "team/review"]
+    assert [r.name for r in found.rules][:4] == ["01-general", "02-coding-style", "image.png", "team/review"]
     assert named(found)["team/review"].globs == ()
 
 

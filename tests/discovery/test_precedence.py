@@ -38,8 +38,8 @@ def test_registry_order_is_by_priority_with_ties_in_registration_order() -> None
     ids = [p.id for p in ordered(PROVIDERS)]
     assert ids == [
         "native", "plugins", "agents", "claude", "cursor", "windsurf", "trae",
-        "cline", "roo", "copilot", "continue", "kiro", "augment", "junie", "aiassistant",
-        "opencode", "builtin",
+        "cline", "roo", "kilocode", "copilot", "continue", "kiro", "augment", "junie", "aiassistant",
+        "opencode", "aider", "openhands", "codeassist", "builtin",
     ]
     priorities = [p.priority for p in ordered(PROVIDERS)]
     assert priorities == sorted(priorities, reverse=True)

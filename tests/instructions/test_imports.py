@@ -90,15 +90,21 @@ def test_symlink_leading_outside_is_refused(write_tree: WriteTree) -> None:
 
 
 def test_depth_limit(write_tree: WriteTree) -> None:
-    """Imports expand to import_max_depth levels; the next one is a warning."""
+    """Imports expand five hops by default (issue #28 item 6); the next one is a warning.
+
+    Claude Code's memory docs: "Imported files can recursively import additional files, with a
+    max-depth of 5 hops"; Gemini CLI ``packages/core/src/utils/memoryImportProcessor.ts``
+    (``processImports``: ``maxDepth: 5``, no expansion once ``currentDepth >= maxDepth``) includes
+    files one to five imports deep and leaves the fifth one's imports as written.
+    """
     files = {"CLAUDE.md": "level 0 @f1.md"}
-    for level in range(1, 7):
+    for level in range(1, 8):
         files[f"f{level}.md"] = f"level {level} @f{level + 1}.md"
     root = write_tree(files)
     blob = build(root)
-    assert "level 4" in blob.text and "level 5" not in blob.text
-    deep = [w for w in blob.warnings if "deeper than 4" in w.message]
-    assert [w.path for w in deep] == [str(root / "f4.md")]
+    assert "level 5" in blob.text and "level 6" not in blob.text
+    deep = [w for w in blob.warnings if "deeper than 5" in w.message]
+    assert [w.path for w in deep] == [str(root / "f5.md")]
     shallow = build(root, import_max_depth=1)
     assert "level 1" in shallow.text and "level 2" not in shallow.text
 

@@ -93,6 +93,26 @@ def test_agent_view_in_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert code == 0 and "session start: 2 files and rules, 18 bytes" in out
 
 
+def test_json_reports_every_agent_that_loads_something(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --agent, ``--json`` gives the view of each agent that loads something here (it was an empty
+    list on every repository), and none for agents that load nothing (#28 item 13)."""
+    root = git_repo(tmp_path / "r", {
+        ".github/copilot-instructions.md": "Be brief.\n",
+        ".cursor/rules/py.mdc": "---\nglobs: '**/*.py'\n---\nPython.\n",
+        "AGENTS.md": "Agents.\n",
+        "a.py": "",
+    })
+    agents = {view["agent"]: view for view in lint_json(capsys, root)["agents"]}
+    assert {"claude", "codex", "copilot", "cursor", "ruleweave"} <= set(agents)
+    assert "windsurf" not in agents and "kiro" not in agents
+    assert [r["name"] for r in agents["cursor"]["by_path"]] == ["py"]
+    assert [i["path"] for i in agents["codex"]["session_start"]] == ["AGENTS.md"]
+    code, out, _ = lint(capsys, root)
+    assert code == 0 and "(--agent cursor)" not in out  # the text report stays short
+
+
 def test_text_fits_100_columns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Long paths, globs and paragraphs are cut to fit 100 columns."""
     deep = "/".join(["very-long-directory-name"] * 6)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from ruleweave.lint.drift import paragraphs
@@ -94,3 +95,47 @@ def test_many_copies_are_one_line_naming_a_few(tmp_path: Path) -> None:
     [dup] = of(run(root), "duplicate")
     assert "12 files (pkg00/AGENTS.md, pkg01/AGENTS.md, pkg02/AGENTS.md and 9 more)" in dup.message
     assert dup.details[-1] == "… and 1 more" and len(dup.details) == 11
+
+
+def test_files_that_are_links_to_one_file_are_no_duplicate(tmp_path: Path) -> None:
+    """CLAUDE.md and GEMINI.md as symbolic links to AGENTS.md (Cratis/Chronicle's shape) are one file, read
+    by several agents: no duplicate; a real copy next to them still is one."""
+    text = SHARED.format(tools="Run make lint.")
+    root = git_repo(tmp_path / "r", {"AGENTS.md": text, "docs/AGENTS.md": "Docs.\n\nOnly docs here.\n"})
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    (root / "GEMINI.md").symlink_to("AGENTS.md")
+    assert of(run(root), "duplicate") == []
+    (root / ".github").mkdir()
+    (root / ".github/copilot-instructions.md").write_text(text)
+    [duplicate] = of(run(root), "duplicate")
+    assert "kept in 2 files (.github/copilot-instructions.md, AGENTS.md)" in duplicate.message
+
+
+def test_import_stubs_that_resolve_to_different_files_are_no_duplicate(tmp_path: Path) -> None:
+    """Each package's CLAUDE.md reads '# Claude\\n\\n@AGENTS.md': the same text, but each imports its own
+    package's AGENTS.md (growthbook's shape); stubs are pointers, and a shared body names its targets."""
+    stub = "# Claude\n\n@AGENTS.md\n"
+    pointer = "See the package guide.\n\nFollow @AGENTS.md before editing.\n"
+    root = git_repo(tmp_path / "r", {
+        "packages/a/AGENTS.md": "Package A builds with vite.\n\nIts tests use vitest.\n",
+        "packages/a/CLAUDE.md": stub,
+        "packages/b/AGENTS.md": "Package B is an Express server.\n\nIts tests use jest.\n",
+        "packages/b/CLAUDE.md": stub,
+        "packages/a/GEMINI.md": pointer,
+        "packages/b/GEMINI.md": pointer,
+    })
+    report = run(root)
+    assert of(report, "duplicate") == [] and of(report, "drift") == []
+
+
+def test_a_dependency_copy_without_a_gitignore_entry_is_not_the_projects(tmp_path: Path) -> None:
+    """node_modules/x/AGENTS.md (untracked, no .gitignore) is a dependency's text, not a copy to keep in
+    step; the same file committed under vendor/ is the project's (#28 item 10)."""
+    text = SHARED.format(tools="Run make lint.")
+    root = git_repo(tmp_path / "r", {"AGENTS.md": text, "node_modules/x/AGENTS.md": text})
+    assert of(run(root), "duplicate") == []
+    (root / "vendor/y").mkdir(parents=True)
+    (root / "vendor/y/AGENTS.md").write_text(text)
+    subprocess.run(["git", "-C", str(root), "add", "vendor"], check=True)
+    [duplicate] = of(run(root), "duplicate")
+    assert "vendor/y/AGENTS.md" in duplicate.message and "node_modules" not in duplicate.message

@@ -86,3 +86,19 @@ def test_claude_hook_limit_applies_to_rules_ruleweave_delivers(tmp_path: Path) -
     found = [f for f in of(run(root), "over-limit") if f.agent == "claude"]
     assert [f.path for f in found] == [".cursor/rules/big.mdc"]
     assert "10,000 characters" in found[0].message and "rule://big" in found[0].message
+
+
+def test_a_cut_names_the_file_to_trim(tmp_path: Path) -> None:
+    """A budget cut says which part to trim (the largest other one) and, for a file, that keep_whole keeps
+    it whole; a cut rule names rule://<name> (#28 item 11)."""
+    root = git_repo(tmp_path / "r", {
+        "AGENTS.md": lines(30),
+        "app/CLAUDE.md": lines(12),
+        ".cursor/rules/big.mdc": "---\nalwaysApply: true\n---\n" + lines(80),
+    })
+    report = run(root / "app", project_root=root, instructions_max_bytes=2_000, prompt_max_bytes=4_000)
+    cuts = {f.path: f.message for f in of(report, "over-limit") if f.agent == "ruleweave"}
+    assert "trim .cursor/rules/big.mdc (" in cuts["AGENTS.md"]
+    assert "name AGENTS.md in keep_whole" in cuts["AGENTS.md"]
+    assert "the whole text stays at rule://big" in cuts[".cursor/rules/big.mdc"]
+    assert "trim AGENTS.md (" in cuts[".cursor/rules/big.mdc"]

@@ -42,16 +42,31 @@ def test_a_cursor_md_file_is_skipped_by_cursor(tmp_path: Path) -> None:
     assert "only .mdc" in finding.message
 
 
-def test_copilot_exclude_agent_coding_agent_is_unreachable_for_the_coding_agent(tmp_path: Path) -> None:
-    """excludeAgent: coding-agent is reported at its line; excludeAgent: code-review is not."""
+def test_copilot_exclude_agent_coding_agent_is_not_unreachable(tmp_path: Path) -> None:
+    """excludeAgent: coding-agent keeps a file for Copilot code review, which still reads it (GitHub's
+    docs, "Adding repository custom instructions": excludeAgent), so it is no ``unreachable``
+    warning; discovery's info line says ruleweave sessions do not read it (#28 item 13)."""
     root = git_repo(tmp_path / "r", {
         ".github/instructions/a.instructions.md": f"{HEAD}excludeAgent: coding-agent\n---\nA\n",
         ".github/instructions/b.instructions.md": f"{HEAD}excludeAgent: code-review\n---\nB\n",
         "x.py": "",
     })
-    [finding] = of(run(root), "unreachable")
-    assert (finding.path, finding.line) == (".github/instructions/a.instructions.md", 3)
-    assert finding.message.endswith("(and ruleweave sessions skip it too).")  # the provider dropped it
+    report = run(root)
+    assert of(report, "unreachable") == []
+    [note] = [f for f in of(report, "discovery") if f.path == ".github/instructions/a.instructions.md"]
+    assert note.severity == "info" and "excludeAgent: coding-agent" in note.message
+
+
+def test_roo_mode_rules_are_always_on_in_their_mode(tmp_path: Path) -> None:
+    """A ``.roo/rules-<mode>/`` file is in every prompt of that mode (Roo Code's custom instructions
+    docs), so it is not a manual rule nobody reaches; an unmentioned Cursor manual rule still is."""
+    root = git_repo(tmp_path / "r", {
+        ".roo/rules-code/style.md": "Use tabs in code mode.\n",
+        ".roo/rules-architect/plans.md": "Write the plan first.\n",
+        ".roorules-debug": "Reproduce first.\n",
+        ".cursor/rules/lonely.mdc": "---\nalwaysApply: false\n---\nNobody asks.\n",
+    })
+    assert [f.path for f in of(run(root), "unreachable")] == [".cursor/rules/lonely.mdc"]
 
 
 def test_a_shadowed_rule_with_other_text_is_named(tmp_path: Path) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -83,3 +86,24 @@ def write(root: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
+
+
+RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
+"""The console script the package installs (what Claude Code runs)."""
+
+
+def run_hook(payload: dict[str, Any] | bytes, state: Path, **env: str) -> tuple[int, str, str]:
+    """Run ``ruleweave hook claude-code`` as Claude Code does; returns (exit code, stdout, stderr).
+
+    Args:
+        payload: The event (a dict is sent as JSON).
+        state: The hook's state directory (``RULEWEAVE_STATE_DIR``).
+        env: More environment variables.
+    """
+    data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    done = subprocess.run(
+        [RULEWEAVE, "hook", "claude-code"], input=data, capture_output=True, timeout=120, check=False,
+        env={**os.environ, "RULEWEAVE_STATE_DIR": str(state), **env},
+    )
+    out, err = done.stdout.decode("utf-8", "backslashreplace"), done.stderr.decode(errors="replace")
+    return done.returncode, out, err

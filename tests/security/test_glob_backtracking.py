@@ -77,3 +77,31 @@ def test_the_hook_answers_at_once(
     hit, took = timed(lambda: fast(read_event(root, SHALLOW, "t2", "fresh"), state, monkeypatch))
     assert hit is not snapshot.MISS and took < 1.0
     assert "Deep rule." in context_of(json.dumps(hit))
+
+
+def test_a_streamed_rule_path_gate_answers_at_once(write_tree: WriteTree) -> None:
+    """A streamed rule gated by the glob decides a tool stream on the deep path (no hit) and the shallow
+    one."""
+    root = project(write_tree)
+    streamed = f"---\ncondition: 'eval\\('\nglobs: '{CATASTROPHIC}'\n---\nNo eval.\n"
+    write_tree({".ruleweave/rules/no-eval.md": streamed})
+    session = load(root).session("s")
+    watch = session.watch
+    miss, took = timed(lambda: watch("tool", "eval(", tool="edit", call_id="c1", args={"path": DEEP}))
+    assert miss is None and took < 1.0
+    hit, took = timed(lambda: watch("tool", "eval(", tool="edit", call_id="c2", args={"path": SHALLOW}))
+    assert hit is not None and took < 1.0
+
+
+def test_lint_and_map_match_the_glob_at_once(
+    write_tree: WriteTree, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """lint's dead-glob pass and map's reach both match the glob against every file, the deep one too."""
+    from ruleweave.cli import main
+
+    root = project(write_tree)
+    code, took = timed(lambda: main(["lint", "--cwd", str(root), "--json"]))
+    assert code in (0, 1) and took < 5.0
+    assert "dead-glob" not in capsys.readouterr().out  # the shallow file keeps the glob alive
+    code, took = timed(lambda: main(["map", "--cwd", str(root), "--json"]))
+    assert code == 0 and took < 5.0

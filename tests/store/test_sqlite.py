@@ -199,12 +199,17 @@ def test_expired_across_handles(tmp_path: Path) -> None:
 
 
 def test_corrupt_file(tmp_path: Path) -> None:
-    """A file that is not a database raises StoreError naming it, at construction."""
+    """A file that is not a database is moved aside, kept byte for byte, and a fresh store replaces it."""
     path = tmp_path / "state.db"
-    path.write_bytes(b"this is not an SQLite database, just some text that is long enough" * 20)
-    with pytest.raises(StoreError, match=r"Cannot open the SQLite store .*state\.db") as info:
-        SQLiteStore(path)
-    assert isinstance(info.value.__cause__, sqlite3.DatabaseError)
+    junk = b"this is not an SQLite database, just some text that is long enough" * 20
+    path.write_bytes(junk)
+    store = SQLiteStore(path)
+    try:
+        [moved] = store.recovered
+        assert Path(moved).read_bytes() == junk and Path(moved).name.startswith("state.db.damaged-")
+        assert store.claim("s", "k") and not store.claim("s", "k")
+    finally:
+        store.close()
 
 
 def test_foreign_database(tmp_path: Path) -> None:

@@ -6,15 +6,19 @@ Claude Code event   kind              what ruleweave answers (``ClaudeCodeHooks`
 SessionStart        session.*         the prompt contribution (``source`` says
                                       start, resume, clear or compact)
 UserPromptSubmit    user.prompt       steering for the turn
-PreToolUse          tool.before       a refusal (``permissionDecision: deny``)
+PreToolUse          tool.before       a refusal (``permissionDecision: deny``); for
+                                      an edit (``NOTICE_BEFORE``), the notices of
+                                      the files it changes
 PostToolUse         tool.after        the notices for the paths the call touched
+SubagentStart       agent.start       the prompt contribution and the notices of
+                                      the paths the delegated task names
 Stop                stop              ``decision: block`` for a streamed rule
 ==================  ================  =============================================
 
 Input keys: ``session_id``, ``cwd``, ``hook_event_name``, ``source``,
 ``prompt``/``prompt_id``, ``tool_name``/``tool_input``/``tool_use_id``/
 ``tool_response``, ``last_assistant_message``/``stop_hook_active``,
-``agent_id`` (subagents). Context goes out as
+``agent_id``/``agent_type`` (subagents: their tool calls and SubagentStart). Context goes out as
 ``hookSpecificOutput.additionalContext``; over 10,000 characters Claude Code
 replaces it by a file pointer. The warm answer comes from ``snapshot``, the
 cold one from ``ClaudeCodeHooks`` over a freshly loaded rule set (which
@@ -32,11 +36,13 @@ from _collections_abc import Mapping  # what collections.abc re-exports; os load
 from ruleweave._lazy import lazy_exports
 from ruleweave.hosts import (
     AFTER_TOOL,
+    AGENT_START,
     BEFORE_TOOL,
     BLOCK,
     CONTEXT,
     DENY,
     MISS,
+    NOTE,
     SESSION_CLEAR,
     SESSION_COMPACT,
     SESSION_RESUME,
@@ -64,6 +70,7 @@ EVENTS = {
     "UserPromptSubmit": USER_PROMPT,
     "PreToolUse": BEFORE_TOOL,
     "PostToolUse": AFTER_TOOL,
+    "SubagentStart": AGENT_START,
     "Stop": STOP,
 }
 """The hook events ruleweave answers → their kind, in the order the installer adds them."""
@@ -92,8 +99,21 @@ CONTEXT_LIMIT = 10_000
 NATIVE_PROVIDER = "claude"
 """The provider whose rules Claude Code loads itself (``.claude/rules``)."""
 
-NATIVE_FILES = frozenset({"AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"})
-"""Instruction files Claude Code loads itself (root and nested)."""
+NATIVE_FILES = frozenset({"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"})
+"""Instruction files Claude Code loads itself (root and nested, with their imports)."""
+
+NATIVE_FALLBACK = frozenset({"AGENTS.md"})
+"""Instruction files Claude Code 2.1.332 loads itself only in a project with no ``NATIVE_FILES`` on the
+walk up from its cwd (its built-in ``AGENTS_MD_PLUGIN``; ``native.agents_md_native``)."""
+
+AGENTS_MD_PLUGIN = "cc-plugin-agents-md@builtin"
+"""The built-in plugin that loads ``AGENTS.md`` (``enabledPlugins`` can switch it off)."""
+
+NOTICE_BEFORE = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+"""Tools whose notices go out with PreToolUse (then PostToolUse adds nothing for the same call)."""
+
+DELEGATION_TOOLS = frozenset({"Agent", "Task"})
+"""The tools that start a subagent (``Agent``; ``Task`` before 2.1): their task goes to SubagentStart."""
 
 
 def _text(payload: Mapping[str, Any], key: str) -> str:
@@ -138,6 +158,7 @@ def read_event(payload: Mapping[str, Any]) -> HookEvent:
         text=_text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else "",
         turn_id=_id(payload, "prompt_id"),
         agent_id=_id(payload, "agent_id"),
+        agent_type=_id(payload, "agent_type"),
         stop_active=payload.get("stop_hook_active") is True,
     )
 
@@ -147,8 +168,9 @@ def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
 
     Args:
         event: The event answered.
-        reply: ``CONTEXT`` (any event), ``DENY`` (PreToolUse) or ``BLOCK`` (Stop).
-        text: The context, or the reason.
+        reply: ``CONTEXT`` (any event), ``DENY`` (PreToolUse), ``BLOCK`` (Stop) or ``NOTE`` (any event:
+            the top-level ``systemMessage``, which Claude Code shows the user as a warning).
+        text: The context, the reason, or the note.
 
     Returns:
         The object to print; ``None`` for a reply Claude Code cannot take at that event.
@@ -165,6 +187,8 @@ def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
         }
     if reply == BLOCK and event.kind == STOP:
         return {"decision": "block", "reason": text}
+    if reply == NOTE:
+        return {"systemMessage": text}
     return None
 
 
@@ -192,6 +216,7 @@ def load_hooks(payload: Mapping[str, Any], options: HookOptions, log: HookLog) -
     from ruleweave.config import RuleweaveConfig
     from ruleweave.hosts.claude_code.handlers import ClaudeCodeHooks
     from ruleweave.hosts.claude_code.native import hook_config
+    from ruleweave.hosts.claude_code.served import READ_RULE_TEMPLATES
     from ruleweave.ruleset import RuleSet
 
     cwd = options.cwd or payload.get("cwd")
@@ -201,8 +226,15 @@ def load_hooks(payload: Mapping[str, Any], options: HookOptions, log: HookLog) -
         event_log=options.event_log,
         store=options.store,
     )
-    ruleset = RuleSet.load(hook_config(config, leave_out_native=not options.include_native))
-    return ClaudeCodeHooks(ruleset, leave_out_native=not options.include_native, log=log)
+    # The installer registers `ruleweave mcp` beside the hooks: notices name its read_rule tool.
+    leave_out = not options.include_native
+    ruleset = RuleSet.load(hook_config(config, leave_out_native=leave_out, templates=READ_RULE_TEMPLATES))
+    # Sessions whose queue holds pieces are marked in the state directory: the warm path then misses.
+    from ruleweave._kernel.delivery import MARKS
+    from ruleweave._kernel.state import state_directory
+
+    marks = os.path.join(state_directory(os.environ, os.path.expanduser("~")), MARKS)
+    return ClaudeCodeHooks(ruleset, leave_out_native=not options.include_native, log=log, queue_marks=marks)
 
 
 HOST = Host(
@@ -212,6 +244,7 @@ HOST = Host(
     tools=TOOLS,
     native_provider=NATIVE_PROVIDER,
     native_files=NATIVE_FILES,
+    native_fallback=NATIVE_FALLBACK,
     context_limit=CONTEXT_LIMIT,
     read_event=read_event,
     encode=encode,

@@ -8,21 +8,36 @@ exactly what the command hook prints (``None``: print nothing).
 ==================  =============================================================
 event               answer
 ==================  =============================================================
-SessionStart        the prompt contribution as ``additionalContext``; ``compact``
-                    and ``clear`` re-arm the notices first (``compacted()``); a
-                    ``resume`` answers only if the contribution changed since
+SessionStart        the prompt contribution as ``additionalContext`` (in parts
+                    over several answers when longer than the limit); ``compact``
+                    and ``clear`` re-arm the notices first (``compacted()``), and
+                    ``compact`` puts ``COMPACTED_HEADER`` above it; a ``resume``
+                    answers only if the contribution changed since
 UserPromptSubmit    steering for the turn: its ``<steering>`` block
 PreToolUse          a steering refusal or an interrupting streamed rule matching
-                    the complete input: ``permissionDecision: deny`` with the text
-PostToolUse         the notice for the paths the call touched, and any streamed-rule
-                    reminder PreToolUse kept for this call
+                    the complete input: ``permissionDecision: deny`` with the text;
+                    else, for an edit (``NOTICE_BEFORE``), the notices of the files
+                    it changes; an ``Agent``/``Task`` call's task waits in the
+                    store for its SubagentStart
+PostToolUse         the notice for the paths the call touched (nothing new for an
+                    edit whose PreToolUse had it), and any streamed-rule reminder
+                    PreToolUse kept for this call
+SubagentStart       the prompt contribution and the notices of the paths the
+                    delegated task names (the subagent starts without them)
 Stop                an interrupting streamed rule in ``last_assistant_message``:
                     ``decision: block`` with the rule, once per turn
 ==================  =============================================================
 
+A subagent's tool calls carry its ``agent_id``: their notices are claimed in
+its own scope (``ledger.agent_scope``), so a subagent gets a rule the parent
+already had. Its steering and streamed rules stay the session's.
+
 The payload is read through the host's ``read_event`` (a ``HookEvent``,
 dispatched on its kind) and every answer goes out through ``HOST.encode``:
-the seams where other hosts' events and output shapes plug in.
+the seams where other hosts' events and output shapes plug in. Every context
+answer is packed by ``delivery`` from whole pieces under Claude Code's
+10,000-character limit, with what waits in the session's queue first; the
+rest waits for the next answer, and the store's delivery record gets it all.
 
 Nothing here raises into the agent: an internal error is a ``hook_error``
 line in the hook log and no answer.
@@ -30,12 +45,14 @@ line in the hook log and no answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ruleweave._kernel.ledger import NOTICE_PREFIX, reminder_key
 from ruleweave.hosts import (
     AFTER_TOOL,
+    AGENT_START,
     BEFORE_TOOL,
     BLOCK,
     CONTEXT,
@@ -49,16 +66,35 @@ from ruleweave.hosts import (
     HookEvent,
 )
 from ruleweave.hosts._hook_log import HookLog
-from ruleweave.hosts.claude_code import HOST, read_event
-from ruleweave.hosts.claude_code.native import fit_context, hook_config
+from ruleweave.hosts.claude_code import DELEGATION_TOOLS, HOST, NOTICE_BEFORE, read_event
+from ruleweave.hosts.claude_code.delivery import (
+    CONTINUED,
+    Delivery,
+    Piece,
+    Plan,
+    notice_pieces,
+    pieces_for,
+    prompt_piece,
+)
+from ruleweave.hosts.claude_code.native import hook_config
 from ruleweave.hosts.claude_code.paths import CLAUDE_CODE_EXTRACTORS
+from ruleweave.hosts.claude_code.subagents import (
+    akeep_task,
+    atake_task,
+    keep_task,
+    scope,
+    scoped_keys,
+    take_task,
+    task_matches,
+)
 
 if TYPE_CHECKING:
     from ruleweave.config import RuleweaveConfig
     from ruleweave.hosts import Answer
+    from ruleweave.hosts.claude_code.delivery import Content
     from ruleweave.ruleset import RuleSet
     from ruleweave.session._session import RuleSession
-    from ruleweave.session.notices import Injection
+    from ruleweave.session.notices import Injection, Match
     from ruleweave.store import SessionStore
 
 
@@ -67,6 +103,18 @@ _SESSION_KINDS = frozenset({SESSION_START, SESSION_RESUME, SESSION_CLEAR, SESSIO
 _NO_EVENT = HookEvent(None, None, "")
 """What a payload that is not a JSON object reads as."""
 
+COMPACTED_HEADER = (
+    "[ruleweave: the conversation was compacted. These rules, and every rule notice that comes with a "
+    "file from here on, outrank the conversation summary: where the summary and a rule disagree, "
+    "follow the rule.]"
+)
+"""Above the start context after a compaction. The same words at the start of a line of any start
+context are escaped (``_unforged``): no rule can pass for it, nor for the line above each part of a
+split start context (``delivery.CONTINUED``)."""
+
+_FORGED = re.compile(
+    r"^([^\S\n]*)(" + re.escape(COMPACTED_HEADER[:40]) + "|" + re.escape(CONTINUED) + ")", re.MULTILINE
+)
 
 class ClaudeCodeHooks:
     """One object answering Claude Code hook events (stdin JSON dict → stdout JSON dict or None).
@@ -84,6 +132,8 @@ class ClaudeCodeHooks:
             Claude Code loads itself.
         log: Where internal errors and cut context are written (default: the
             configured ``event_log``, else nowhere).
+        queue_marks: A directory where a session whose queue holds pieces is marked
+            (``ruleweave._kernel.delivery.set_mark``): the hook's warm path reads it.
     """
 
     def __init__(
@@ -93,6 +143,7 @@ class ClaudeCodeHooks:
         store: SessionStore | None = None,
         leave_out_native: bool = True,
         log: HookLog | None = None,
+        queue_marks: str | None = None,
     ) -> None:
         from ruleweave.ruleset import RuleSet
 
@@ -107,14 +158,28 @@ class ClaudeCodeHooks:
         self.ruleset = ruleset
         self.pool = SessionPool(ruleset, store=store, adapter="claude-code")
         self.log = log if log is not None else HookLog(ruleset.config.event_log)
+        self.delivery = Delivery(
+            lambda exc: self._error({"hook_event_name": "delivery"}, exc), marks=queue_marks
+        )
 
     def session(self, session_id: str) -> RuleSession:
         """The session for Claude's ``session_id`` (state continues from the store)."""
         return self.pool.get(session_id)
 
     def system_prompt_append(self, session_id: str) -> str:
-        """The prompt contribution SessionStart injects (for ``system_prompt`` ``append``)."""
-        return self._fit("SessionStart", self.session(session_id).system_prompt())
+        """The prompt contribution SessionStart injects (for ``system_prompt`` ``append``).
+
+        It is recorded as delivered (event ``SystemPrompt``) and marks the session as given its
+        start context, as SessionStart does: a ``resume`` with unchanged rules adds nothing more.
+        """
+        session = self.session(session_id)
+        text = session.system_prompt()
+        try:
+            session.store.claim(session_id, _start_key(session))
+        except Exception as exc:  # fail open: a resume may then repeat the start context
+            self._error({"hook_event_name": "SystemPrompt"}, exc)
+        self.delivery.record_prompt(session, text)
+        return text
 
     # -- dispatch ---------------------------------------------------------------
 
@@ -135,15 +200,15 @@ class ClaudeCodeHooks:
             if kind in _SESSION_KINDS:
                 if kind in (SESSION_COMPACT, SESSION_CLEAR):
                     session.compacted()
-                text = self._fit(event.name, session.system_prompt())
+                prompt = session.system_prompt()
                 try:
-                    first = session.store.claim(session.session_id, _start_key(text))
+                    first = session.store.claim(session.session_id, _start_key(session))
                 except Exception as exc:  # fail open: resending beats losing the rules
                     self._error(payload, exc)
                     first = True
                 if kind == SESSION_RESUME and not first:
                     return None
-                return self._encode(event, CONTEXT, text) if text else None
+                return self._context(event, _started(kind, prompt))
             if kind == USER_PROMPT:
                 if event.turn_id is not None:
                     session.new_user_turn(event.text, event.turn_id)
@@ -157,12 +222,35 @@ class ClaudeCodeHooks:
                     return self._encode(event, DENY, refusal.message)
                 hit = session.watch("tool", "", tool=event.tool, call_id=event.call_id, args=event.args)
                 routed = session.route(hit, complete_call=True) if hit is not None else None
-                return self._routed_call(session, event, routed)
+                denied = self._routed_call(session, event, routed)
+                if denied is not None:
+                    return denied
+                if event.tool in DELEGATION_TOOLS:
+                    try:
+                        keep_task(session.store, session.session_id, event)
+                    except Exception as exc:  # the subagent then starts with the prompt contribution alone
+                        self._error(payload, exc)
+                if event.tool not in NOTICE_BEFORE:
+                    return None
+                injection = session.after_tool_call(
+                    event.tool, event.args, call_id=event.call_id, claim_scope=scope(event)
+                )
+                return self._context(event, injection)
             if kind == AFTER_TOOL:
                 injection = session.after_tool_call(
-                    event.tool, event.args, event.result, call_id=event.call_id
+                    event.tool, event.args, event.result, call_id=event.call_id, claim_scope=scope(event)
                 )
                 return self._context(event, self._with_reminder(session, injection, event.call_id))
+            if kind == AGENT_START:
+                matches = task_matches(
+                    session, take_task(session.store, session.session_id, event)
+                )
+                try:
+                    won = session.store.claim_many(session.session_id, scoped_keys(matches, event))
+                except Exception as exc:  # fail open: the subagent has none of them yet
+                    self._error(payload, exc)
+                    won = [True] * len(matches)
+                return self._context(event, _agent_context(session, matches, won))
             if kind == STOP:
                 if event.stop_active:
                     return None  # Claude is already continuing because of a Stop hook: never loop
@@ -184,22 +272,22 @@ class ClaudeCodeHooks:
             if kind in _SESSION_KINDS:
                 if kind in (SESSION_COMPACT, SESSION_CLEAR):
                     await session.acompacted()
-                text = self._fit(event.name, session.system_prompt())
+                prompt = session.system_prompt()
                 try:
-                    first = await session.store.aclaim(session.session_id, _start_key(text))
+                    first = await session.store.aclaim(session.session_id, _start_key(session))
                 except Exception as exc:
                     self._error(payload, exc)
                     first = True
                 if kind == SESSION_RESUME and not first:
                     return None
-                return self._encode(event, CONTEXT, text) if text else None
+                return await self._acontext(event, _started(kind, prompt))
             if kind == USER_PROMPT:
                 if event.turn_id is not None:
                     await session.anew_user_turn(event.text, event.turn_id)
                 else:
                     await session.asteer(event.text)
                     await session.aturn_start()
-                return self._context(event, session.prompt_parts().steering)
+                return await self._acontext(event, session.prompt_parts().steering)
             if kind == BEFORE_TOOL:
                 refusal = session.check_tool(event.tool, event.args)
                 if refusal is not None:
@@ -208,12 +296,35 @@ class ClaudeCodeHooks:
                     "tool", "", tool=event.tool, call_id=event.call_id, args=event.args
                 )
                 routed = await session.aroute(hit, complete_call=True) if hit is not None else None
-                return self._routed_call(session, event, routed)
+                denied = self._routed_call(session, event, routed)
+                if denied is not None:
+                    return denied
+                if event.tool in DELEGATION_TOOLS:
+                    try:
+                        await akeep_task(session.store, session.session_id, event)
+                    except Exception as exc:
+                        self._error(payload, exc)
+                if event.tool not in NOTICE_BEFORE:
+                    return None
+                injection = await session.aafter_tool_call(
+                    event.tool, event.args, call_id=event.call_id, claim_scope=scope(event)
+                )
+                return await self._acontext(event, injection)
             if kind == AFTER_TOOL:
                 injection = await session.aafter_tool_call(
-                    event.tool, event.args, event.result, call_id=event.call_id
+                    event.tool, event.args, event.result, call_id=event.call_id, claim_scope=scope(event)
                 )
-                return self._context(event, self._with_reminder(session, injection, event.call_id))
+                return await self._acontext(event, self._with_reminder(session, injection, event.call_id))
+            if kind == AGENT_START:
+                matches = task_matches(
+                    session, await atake_task(session.store, session.session_id, event)
+                )
+                try:
+                    won = await session.store.aclaim_many(session.session_id, scoped_keys(matches, event))
+                except Exception as exc:
+                    self._error(payload, exc)
+                    won = [True] * len(matches)
+                return await self._acontext(event, _agent_context(session, matches, won))
             if kind == STOP:
                 if event.stop_active:
                     return None
@@ -248,15 +359,18 @@ class ClaudeCodeHooks:
             session.store.put(session.session_id, reminder_key(event.call_id), routed.text)
         return None
 
-    def _with_reminder(self, session: RuleSession, injection: Injection | None, call_id: str | None) -> str:
-        """The notice, then the reminder PreToolUse kept for this call (taken once) unless already there.
+    def _with_reminder(
+        self, session: RuleSession, injection: Injection | None, call_id: str | None
+    ) -> list[Piece]:
+        """The notice's pieces, then the reminder PreToolUse kept for this call (taken once) unless
+        already there.
 
         In process (the SDK adapter) the session itself adds the reminder to the
         notice; across processes (command hooks) only the store has it.
         """
-        text = injection.text if injection is not None else ""
+        pieces = notice_pieces(injection)
         if call_id is None or not self.ruleset.buckets.ttsr_compiled:  # the index is built on first use
-            return text
+            return pieces
         key = reminder_key(call_id)
         try:
             kept = session.store.get(session.session_id, key)
@@ -264,35 +378,65 @@ class ClaudeCodeHooks:
                 session.store.put(session.session_id, key, "")
         except Exception as exc:  # fail open, like every store call of a session
             self._error({"hook_event_name": "PostToolUse"}, exc)
-            return text
-        if not kept or kept in text:
-            return text
-        return f"{text}\n\n{kept}" if text else kept
+            return pieces
+        if not kept or any(kept in piece.text for piece in pieces):
+            return pieces
+        return [*pieces, Piece("reminder", "", "", kept)]
 
-    def _context(self, event: HookEvent, text: str) -> Answer:
-        """``text`` added to the conversation, within the context limit (nothing for no text)."""
-        return self._encode(event, CONTEXT, self._fit(event.name, text)) if text else None
+    def _context(self, event: HookEvent, content: Content) -> Answer:
+        """What the event adds to the conversation, packed under the context limit with what waits
+        in the session's queue (``delivery``); nothing when there is nothing to add."""
+        session = self.session(event.session_id)
+        return self._answer(event, self.delivery.send(session, event, *pieces_for(event, session, content)))
+
+    async def _acontext(self, event: HookEvent, content: Content) -> Answer:
+        """Async twin of ``_context``."""
+        session = self.session(event.session_id)
+        turn, notices = pieces_for(event, session, content)
+        return self._answer(event, await self.delivery.asend(session, event, turn, notices))
+
+    def _answer(self, event: HookEvent, done: Plan) -> Answer:
+        if done.cut:
+            self.log.write("context_cut", hook_event=event.name, chars=len(done.text))
+        return self._encode(event, CONTEXT, done.text) if done.text else None
 
     def _encode(self, event: HookEvent, reply: str, text: str) -> Answer:
         return HOST.encode(event, reply, text)
-
-    def _fit(self, event: str | None, text: str) -> str:
-        fitted, cut = fit_context(text)
-        if cut:
-            self.log.write("context_cut", hook_event=event, chars=len(text))
-        return fitted
 
     def _error(self, payload: Any, exc: Exception) -> None:
         event = payload.get("hook_event_name") if isinstance(payload, Mapping) else None
         self.log.write("hook_error", hook_event=str(event), error=f"{type(exc).__name__}: {exc}")
 
 
-def _start_key(text: str) -> str:
-    """The store key saying this session was given this start context (a resumed one is not again).
+def _started(kind: str | None, prompt: str) -> str:
+    """The start context: after a compaction, under ``COMPACTED_HEADER`` (the notices were re-armed)."""
+    prompt = _unforged(prompt)
+    if kind != SESSION_COMPACT:
+        return prompt
+    return f"{COMPACTED_HEADER}\n\n{prompt}" if prompt else COMPACTED_HEADER
+
+
+def _unforged(text: str) -> str:
+    """``text`` with a line that starts like ``COMPACTED_HEADER`` or ``CONTINUED`` escaped (a backslash
+    before it)."""
+    return _FORGED.sub(r"\1\\\2", text) if COMPACTED_HEADER[:40] in text or CONTINUED in text else text
+
+
+def _agent_context(session: RuleSession, matches: list[Match], won: list[bool]) -> list[Piece]:
+    """What a subagent starts with: the prompt contribution, then the notices its task's paths won."""
+    injection = session.ruleset.notices.injection([m for m, flag in zip(matches, won, strict=True) if flag])
+    return [*prompt_piece(session.ruleset, _unforged(session.system_prompt())), *notice_pieces(injection)]
+
+
+def _start_key(session: RuleSession) -> str:
+    """The store key saying this session was given the start context of these rules (a resumed one is
+    not again). The rules only: the steering block a later turn adds is the turn's, so a session resumed
+    after one still holds its start context.
 
     It lives under ``inject:`` so that ``compacted()`` releases it with the notices.
     """
     import hashlib  # once per session: not on every tool call's import path
 
+    text = session.ruleset.prompt_parts().text
     return f"{NOTICE_PREFIX}session-start:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 

@@ -77,6 +77,31 @@ def bash_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
             yield word
 
 
+_WRAPPERS = "\"'`*()[]{}<>"
+_TRAILING = ".,;:!?"
+
+
+def task_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
+    """``Agent``/``Task``: the words of the delegated task (``description``, ``prompt``) that look like
+    file paths, as ``bash_paths`` decides, once quotes, brackets and a sentence's punctuation are off.
+
+    Not registered for the tool's own calls: the paths a delegation names are the subagent's
+    (SubagentStart), not the parent's.
+    """
+    import re  # only delegations pay for it
+
+    for key in ("description", "prompt"):
+        text = args.get(key)
+        if not isinstance(text, str) or len(text) > _MAX_COMMAND:
+            continue
+        for raw in text.split()[:_MAX_WORDS]:
+            word = raw.strip(_WRAPPERS).rstrip(_TRAILING).strip(_WRAPPERS)
+            if not word or word.startswith("-") or "://" in word or not re.match(_PATHLIKE, word):
+                continue
+            if "/" in word or re.search(_EXTENSION, word):
+                yield word
+
+
 CLAUDE_CODE_EXTRACTORS: Mapping[str, Extractor] = {
     "Glob": glob_paths,
     "Grep": grep_paths,

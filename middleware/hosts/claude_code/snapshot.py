@@ -30,9 +30,9 @@ import os
 import stat
 import zlib
 
-from ruleweave._kernel import ledger
+from ruleweave._kernel import delivery, ledger
 from ruleweave._kernel.state import STATE_FILE, parse_store_url, state_directory
-from ruleweave.hosts.claude_code import CONTEXT_LIMIT
+from ruleweave.hosts.claude_code import CONTEXT_LIMIT, DELEGATION_TOOLS, NOTICE_BEFORE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -158,6 +158,9 @@ def answer(payload: Mapping[str, Any], options: HookOptions) -> object:
         return MISS
     cwd = os.path.normpath(os.path.abspath(cwd))
     state = state_directory(os.environ, os.path.expanduser("~"))
+    queue = delivery.queue_id(session_id, where_agent(payload))
+    if _context_event(event, payload) and delivery.marked(os.path.join(state, delivery.MARKS), queue):
+        return MISS  # pieces wait in the session's queue: they go out with this answer, the full path's job
     data = load(options, cwd, state)
     if data is None:
         return MISS
@@ -166,13 +169,33 @@ def answer(payload: Mapping[str, Any], options: HookOptions) -> object:
         # Once per session, and it records in the store that the session got its start
         # context (so that a resumed session is not given it twice): the full path's job.
         return MISS
-    if event in ("UserPromptSubmit", "PreToolUse"):
+    if event == "UserPromptSubmit":
         return MISS if flags["steering"] or flags["ttsr"] else None
+    if event == "PreToolUse":
+        tool = payload.get("tool_name")
+        if flags["steering"] or flags["ttsr"] or tool in DELEGATION_TOOLS:
+            return MISS  # a refusal to decide, or a delegated task to keep for its SubagentStart
+        return _post_tool_use(payload, options, data, state, session_id) if tool in NOTICE_BEFORE else None
+    if event == "SubagentStart":
+        return MISS  # once per subagent: the full path answers
     if event == "Stop":
         return MISS if flags["ttsr"] else None
     if event == "PostToolUse":
         return _post_tool_use(payload, options, data, state, session_id)
     return None
+
+
+def _context_event(event: str, payload: Mapping[str, Any]) -> bool:
+    """Whether the full path would add context to this event (and so deliver a waiting queue with it)."""
+    if event == "PreToolUse":
+        return payload.get("tool_name") in NOTICE_BEFORE
+    return event in ("UserPromptSubmit", "PostToolUse")
+
+
+def where_agent(payload: Mapping[str, Any]) -> str | None:
+    """The subagent an event belongs to (``None``: the main agent)."""
+    agent = payload.get("agent_id")
+    return agent if isinstance(agent, str) and agent else None
 
 
 def _post_tool_use(
@@ -199,37 +222,78 @@ def _post_tool_use(
     if matches is None:
         return MISS
     parts = [text for _, _, text in matches]
-    if len("\n\n".join(parts).encode("utf-8")) > data["notice_max_bytes"]:
-        return MISS  # the budget would cut: only the full path renders cuts
-    take = ledger.reminder_key(call_id) if call_id is not None and data["flags"]["ttsr"] else None
-    won: list[bool] = []
-    kept = None
+    if delivery.utf16_len(delivery.SEPARATOR.join(parts)) > CONTEXT_LIMIT:
+        return MISS  # more than one answer holds: the full path sends what fits and queues the rest
+    event = payload["hook_event_name"]  # PostToolUse, or PreToolUse of an edit (its notices go out before)
+    agent_id = payload.get("agent_id")
+    if isinstance(agent_id, str) and agent_id:  # a subagent's own ledger (``ledger.agent_scope``)
+        scope = ledger.agent_scope(agent_id)
+        matches = [(ledger.scoped_key(key, scope), record, part) for key, record, part in matches]
+    after = event == "PostToolUse"
+    take = ledger.reminder_key(call_id) if after and call_id is not None and data["flags"]["ttsr"] else None
     if matches or take is not None:
         db = store_file(options, state)
         if db is None:
             return MISS
-        from ruleweave._kernel.sqlite import DEFAULT_TTL, claim_and_take, open_claims
+        from ruleweave._kernel.sqlite import DEFAULT_TTL, claim_unless_queued, open_claims
 
         conn = open_claims(db[0])
         if conn is None:
             return MISS  # no state file yet, or not one of this schema: SQLiteStore decides
         # Not closed here: closing the last connection checkpoints the WAL (an fsync); the
         # hook process exits without it, and the next commit's auto-checkpoint does that work.
-        won, kept = claim_and_take(
-            conn, session_id, [k for k, _, _ in matches], call_id,
+        queue = delivery.queue_id(session_id, where_agent(payload))
+        answered: list[Any] = ["", False]  # the answer's text; whether a kept reminder was queued
+        claimed = claim_unless_queued(
+            conn, session_id, queue, [k for k, _, _ in matches], call_id,
             [r for _, r, _ in matches] if call_id is not None else [], take,
+            _recorder(payload, event, call_id, matches, parts, queue, answered),
             ttl=DEFAULT_TTL if db[1] is None else db[1],
         )
-    text = "\n\n".join(part for part, flag in zip(parts, won, strict=False) if flag)
-    if kept and kept not in text:
-        text = f"{text}\n\n{kept}" if text else kept
-    if not text:
-        return None
-    if len(text) > CONTEXT_LIMIT:
-        from ruleweave.hosts.claude_code.native import fit_context
+        if claimed is None:
+            return MISS  # pieces wait in the queue: the full path sends them first
+        if answered[1]:  # the kept reminder did not fit: it waits, marked for the full path
+            delivery.set_mark(os.path.join(state, delivery.MARKS), queue, True)
+        if not answered[0]:
+            return None
+        return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": answered[0]}}
+    return None
 
-        text = fit_context(text)[0]
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}
+
+def _recorder(
+    payload: Mapping[str, Any], event: str, call_id: str | None, matches: Sequence[tuple[str, str, str]],
+    parts: Sequence[str], queue: str, answered: list[Any],
+) -> Callable[[Any, list[bool], str | None], None]:
+    """What runs last in the claim's transaction: the answer's text (into ``answered[0]``), its delivery
+    record entries, and a kept reminder that does not fit beside the notices queued (``answered[1]``)."""
+
+    def record(conn: Any, won: list[bool], kept: str | None) -> None:
+        import time
+
+        from ruleweave._kernel.sqlite import append_entries, push_queue
+
+        where = (time.time(), event, call_id, where_agent(payload))
+        sent = [(match, part) for match, part, flag in zip(matches, parts, won, strict=True) if flag]
+        text = delivery.SEPARATOR.join(part for _, part in sent)
+        entries = []
+        for (_, raw, _), part in sent:
+            fields = ledger.read_record(raw)
+            kind, name, path = fields[:3] if fields is not None else ("rule", "", "")
+            entries.append(delivery.entry("delivered", kind, name, path, where, size=len(part.encode())))
+        if kept and kept not in text:
+            size = len(kept.encode())
+            if delivery.utf16_len(text) + len(delivery.SEPARATOR) + delivery.utf16_len(kept) <= CONTEXT_LIMIT:
+                text = f"{text}{delivery.SEPARATOR}{kept}" if text else kept
+                entries.append(delivery.entry("delivered", "reminder", "", "", where, size=size))
+            else:  # no room beside the notices: it goes out with the next answer
+                entries.append(delivery.entry("queued", "reminder", "", "", where, size=size))
+                item = delivery.item("", "reminder", "", "", kept, 0, event, call_id, where[0])
+                push_queue(conn, queue, [item], front=False)
+                answered[1] = True
+        append_entries(conn, payload["session_id"], entries)
+        answered[0] = text
+
+    return record
 
 
 def _matches(

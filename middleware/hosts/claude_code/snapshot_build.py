@@ -201,8 +201,10 @@ def _entries(ruleset: RuleSet) -> tuple[list[list[Any]], list[list[Any]]]:
     index_of: dict[str, int] = {}
     for index, rule in enumerate(ruleset.buckets.scoped):
         match = Match("rule", rule.name, rule.path, "", None, rule.content, rule.source.provider)
-        gated = bool(rule.content_regex) or bool(getattr(rule, "exclude_globs", ()))
-        rules.append([rule.name, rule.path, gated, notices.render([match])])
+        part, cut = notices.render_alone(match)
+        # A notice cut for size goes through the full path, which records the bytes it lost.
+        gated = bool(rule.content_regex) or bool(getattr(rule, "exclude_globs", ())) or cut > 0
+        rules.append([rule.name, rule.path, gated, part])
         index_of[rule.name] = index  # as Notices._by_name: names are the index's keys
     entries = notices.glob_table()
     for row in entries:
@@ -330,7 +332,8 @@ def _write(
         if os.path.lexists(entries_dir):  # entries of another rule set
             import shutil  # here: its import (with bz2 and lzma) costs a cold start more than this call
 
-            shutil.rmtree(entries_dir, ignore_errors=True)
+            with suppress(OSError), _opened_dir(state, os.path.dirname(entries_dir), create=False) as fd:
+                shutil.rmtree(os.path.basename(entries_dir), ignore_errors=True, dir_fd=fd)
         found = _prefill(ruleset, loading.excluded, calling.paths)
     room = len(touched) <= MAX_TOUCHED_ENTRIES and _entry_count(entries_dir) < MAX_ENTRIES
     for directory, clean in touched.items():
@@ -341,12 +344,12 @@ def _write(
     for directory, recorded in found.items():
         target = dir_path(path, directory)
         if recorded is None:
-            with suppress(OSError):
-                os.unlink(target)
+            with suppress(OSError), _opened_dir(state, os.path.dirname(target), create=False) as fd:
+                os.unlink(os.path.basename(target), dir_fd=fd)
             continue
         entry = _deps({**recorded, **{d: "l" for d in _chain(ruleset, directory)}})
         if not any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in entry):
-            _atomic_json(target, {"dir": directory, "base": fingerprint, "deps": entry})
+            _atomic_json(state, target, {"dir": directory, "base": fingerprint, "deps": entry})
     root = str(config.root)
     data = {
         "key": key,
@@ -366,7 +369,7 @@ def _write(
         "entries": entries,
         "fingerprint": fingerprint,
     }
-    _atomic_json(path, data)
+    _atomic_json(state, path, data)
 
 
 def _entry_count(directory: str) -> int:
@@ -376,24 +379,48 @@ def _entry_count(directory: str) -> int:
         return 0
 
 
-def _atomic_json(path: str, data: Any) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a reader never sees half a file)."""
-    directory = os.path.dirname(path)
-    os.makedirs(directory, mode=0o700, exist_ok=True)
+@contextmanager
+def _opened_dir(state: str, directory: str, *, create: bool = True) -> Iterator[int]:
+    """``directory``, a folder inside ``state``, opened without following a link below ``state`` at any
+    level (created when missing, with ``create``): a link swapped in there fails the write instead of
+    leading it out, and a swap after the check changes nothing, as the write goes through this fd."""
+    if create:
+        os.makedirs(state, mode=0o700, exist_ok=True)  # the state directory itself is the user's choice
+    fd = os.open(state, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for part in os.path.relpath(directory, state).split(os.sep):
+            if part in ("", "."):
+                continue
+            if create:
+                with suppress(FileExistsError):
+                    os.mkdir(part, 0o700, dir_fd=fd)
+            child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _atomic_json(state: str, path: str, data: Any) -> None:
+    """Write ``data`` to ``path`` (inside ``state``) whole or not at all (a reader never sees half a
+    file), never through a link below ``state``."""
+    name = os.path.basename(path)
     # Not ``tempfile.mkstemp``: importing it (random, hashlib) costs the cold hook more than this.
-    tmp = os.path.join(directory, f".snapshot-{os.getpid()}-{next(_TMP_NAMES)}.json")
+    tmp = f".snapshot-{os.getpid()}-{next(_TMP_NAMES)}.json"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW
-    try:
-        fd = os.open(tmp, flags, 0o600)
-    except FileExistsError:  # left by a dead process that had this pid: no live writer owns it
-        os.unlink(tmp)
-        fd = os.open(tmp, flags, 0o600)
-    try:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # the C encoder; dump's is Python
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with _opened_dir(state, os.path.dirname(path)) as directory:
+        try:
+            fd = os.open(tmp, flags, 0o600, dir_fd=directory)
+        except FileExistsError:  # left by a dead process that had this pid: no live writer owns it
+            os.unlink(tmp, dir_fd=directory)
+            fd = os.open(tmp, flags, 0o600, dir_fd=directory)
+        try:
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # the C encoder
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)
+        except BaseException:
+            with suppress(OSError):
+                os.unlink(tmp, dir_fd=directory)
+            raise

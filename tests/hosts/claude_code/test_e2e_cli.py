@@ -75,8 +75,11 @@ def install_hooks(project: Path, env: dict[str, str]) -> None:
     assert {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"} <= set(settings["hooks"])
 
 
-def run_cli(project: Path, env: dict[str, str], *prompts: str) -> list[dict[str, Any]]:
-    """One ``claude -p`` process, one user turn per prompt (each sent once the previous one's result is out).
+def run_cli(
+    project: Path, env: dict[str, str], *prompts: str, args: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
+    """One ``claude -p`` process, one user turn per prompt (each sent once the previous one's result is out);
+    ``args`` go on its command line (``--resume <id>``).
 
     Returns:
         The stream-json output lines.
@@ -84,7 +87,7 @@ def run_cli(project: Path, env: dict[str, str], *prompts: str) -> list[dict[str,
     with tempfile.TemporaryFile(mode="w+") as errors:
         process = subprocess.Popen(
             [str(CLAUDE), "-p", "--input-format", "stream-json", "--output-format", "stream-json",
-             "--verbose", "--model", MODEL, "--allowedTools", TOOLS],
+             "--verbose", "--model", MODEL, "--allowedTools", TOOLS, *args],
             cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, text=True,
         )
         watchdog = threading.Timer(CLI_TIMEOUT, process.kill)  # a hung CLI fails the test, never hangs it

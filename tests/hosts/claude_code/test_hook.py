@@ -78,7 +78,9 @@ def test_pre_tool_use_denies_a_call_matching_a_streamed_rule(project: Path, run_
     assert decision["hookEventName"] == "PreToolUse" and decision["permissionDecision"] == "deny"
     assert "Never call eval." in decision["permissionDecisionReason"]
     harmless = dict(payload, tool_input={"file_path": str(project / "src/x.py"), "content": "x = 1"})
-    assert run_hook(harmless) == (0, "", "")
+    code, out, _ = run_hook(harmless)  # not denied: the write gets its file's notice before it runs
+    assert code == 0 and "permissionDecision" not in out
+    assert context_of(out) == "[rule: python]\nUse type hints everywhere."
 
 
 def test_stop_blocks_once_on_an_interrupting_prose_rule(project: Path, run_hook: RunHook) -> None:

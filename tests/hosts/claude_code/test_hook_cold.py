@@ -118,7 +118,7 @@ def test_a_stale_temporary_snapshot_file_is_replaced(tmp_path: Path) -> None:
     stale = tmp_path / f".snapshot-{os.getpid()}-{upcoming}.json"
     stale.write_text("half a snap", encoding="utf-8")
     target = tmp_path / "snap.json"
-    snapshot_build._atomic_json(str(target), {"rules": ["é"]})
+    snapshot_build._atomic_json(str(tmp_path), str(target), {"rules": ["é"]})
     assert json.loads(target.read_text(encoding="utf-8")) == {"rules": ["é"]}
     assert not stale.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["snap.json"]

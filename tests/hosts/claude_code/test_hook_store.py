@@ -84,8 +84,8 @@ def _foreign(path: Path) -> None:
 def test_a_state_file_that_is_not_ruleweaves_takes_the_full_path(
     plain: Path, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch, spoil: Any, reason: str
 ) -> None:
-    """A damaged or foreign state.db is never claimed in by the warm path: the full path opens the store,
-    which refuses it (logged; the agent gets no answer and no error)."""
+    """A damaged or foreign state.db is never claimed in by the warm path: the full path answers (a
+    damaged file is moved aside, a foreign one left alone and answered without it), logged and told."""
     warm(run_hook, plain)
     for leftover in state_dir.glob("state.db*"):
         leftover.unlink()
@@ -93,6 +93,9 @@ def test_a_state_file_that_is_not_ruleweaves_takes_the_full_path(
     payload = read_event(plain, "src/app.py", "call-1", session="t")
     assert warm_answer(payload, "sqlite://", state_dir, monkeypatch) is snapshot.MISS
     code, out, _ = run_hook(payload)
-    assert (code, context_of(out)) == (0, "")
+    assert (code, context_of(out)) == (0, RULE.join(("[rule: python]\n", "")))
+    told = json.loads(out)["systemMessage"]
+    assert ("was damaged" if spoil is _garbage else reason) in told
+    assert (spoil is _garbage) == any(state_dir.glob("state.db.damaged-*"))
     log = [json.loads(line) for line in (state_dir / "claude-code-hook.jsonl").read_text().splitlines()]
-    assert any(entry["event"] == "hook_error" and reason in entry["error"] for entry in log), log
+    assert [entry["message"] for entry in log if entry["event"] == "store_problem"] == [told], log

@@ -13,7 +13,7 @@ from ruleweave.cli import main
 from tests.conftest import WriteTree
 from tests.hosts.claude_code.conftest import RULEWEAVE
 
-EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]
+EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart", "Stop"]
 THEIRS: dict[str, Any] = {
     "model": "opus",
     "permissions": {"allow": ["Bash(ls:*)"]},
@@ -59,7 +59,8 @@ def test_install_keeps_the_rest_and_is_idempotent(repo: Path, capsys: pytest.Cap
     once = path.read_text()
     settings = json.loads(once)
     assert list(settings) == ["model", "permissions", "hooks"]
-    assert settings["permissions"] == THEIRS["permissions"]
+    # The user's allow rules first, then the registered MCP server's read_rule (reading changes nothing).
+    assert settings["permissions"] == {"allow": ["Bash(ls:*)", "mcp__ruleweave__read_rule"]}
     assert settings["hooks"]["PostToolUse"][0] == THEIRS["hooks"]["PostToolUse"][0]
     assert settings["hooks"]["Notification"] == THEIRS["hooks"]["Notification"]
     mtime = path.stat().st_mtime_ns

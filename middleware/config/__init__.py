@@ -18,7 +18,19 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from ruleweave.errors import ConfigError
+from ruleweave.config._checks import (
+    as_bool,
+    as_choice,
+    as_int,
+    as_json,
+    as_optional_int,
+    as_optional_text,
+    as_path,
+    as_store,
+    as_string_lists,
+    as_strings,
+    as_texts,
+)
 from ruleweave.rules import InterruptMode
 from ruleweave.store.base import SessionStore
 
@@ -31,12 +43,17 @@ DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = (
     "AGENTS.override.md",
     "AGENTS.md",
     "AGENT.md",
+    "CONTEXT.md",
+    "AGENTS.local.md",
     "CLAUDE.md",
     ".claude/CLAUDE.md",
     "CLAUDE.local.md",
     "GEMINI.md",
+    "QWEN.md",
     "WARP.md",
     "CRUSH.md",
+    "crush.md",
+    "CRUSH.local.md",
     ".goosehints",
     ".junie/AGENTS.md",
     ".junie/guidelines.md",
@@ -47,11 +64,20 @@ DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = (
 ``ruleweave.instructions.formats``."""
 
 
-def _find_project_root(cwd: Path, markers: tuple[str, ...]) -> Path:
-    for directory in (cwd, *cwd.parents):
+def find_project_root(start: Path, markers: tuple[str, ...] = (".git",)) -> Path:
+    """The nearest directory at or above ``start`` holding one of ``markers``.
+
+    Args:
+        start: Where to begin (a directory).
+        markers: Names whose presence marks the project root.
+
+    Returns:
+        That directory, or ``start`` itself when none above it has a marker.
+    """
+    for directory in (start, *start.parents):
         if any((directory / marker).exists() for marker in markers):
             return directory
-    return cwd
+    return start
 
 
 class RuleweaveConfig:
@@ -60,7 +86,8 @@ class RuleweaveConfig:
     Build it with keyword arguments; unset paths are filled from the
     environment when the config is made (``cwd`` from the process, ``home``
     from ``HOME``, ``claude_config_dir`` from ``CLAUDE_CONFIG_DIR``,
-    ``ruleweave_home`` from ``RULEWEAVE_HOME``) and the project root is the
+    ``ruleweave_home`` from ``RULEWEAVE_HOME``, ``xdg_config_home`` from
+    ``XDG_CONFIG_HOME``) and the project root is the
     nearest directory at or above ``cwd`` holding one of ``root_markers``.
 
     Attributes:
@@ -72,6 +99,12 @@ class RuleweaveConfig:
         codex_home: Codex's home dir (default ``$CODEX_HOME``, else ``~/.codex``): its
             ``AGENTS.md`` / ``AGENTS.override.md`` and ``config.toml``.
         ruleweave_home: ruleweave's own user dir (default ``~/.ruleweave``).
+        claude_managed_dir: Claude Code's managed (organisation) directory, whose ``CLAUDE.md``
+            comes first in the blob (default: Claude Code's own, ``/etc/claude-code`` on Linux,
+            ``/Library/Application Support/ClaudeCode`` on macOS, ``C:\\Program Files\\ClaudeCode``
+            on Windows).
+        xdg_config_home: The user's XDG config dir (default ``$XDG_CONFIG_HOME``, else
+            ``~/.config``): git's global ``git/config`` and excludes file ``git/ignore`` are read there.
         disabled_providers: Provider ids to skip.
         disabled_rules: Rule names to drop.
         builtin_rules: The rules shipped with ruleweave: off by default (a repository
@@ -80,9 +113,10 @@ class RuleweaveConfig:
             over ``ruleweave.session.tool_names.DEFAULT_TOOL_ALIASES``: TTSR scopes and steering
             match every alias of a kind.
         ignored_dirs: Directory names never read for nested rule folders and
-            instruction files, besides those the repository's ``.gitignore`` files
-            ignore (and ``node_modules``, ``.venv``, ``venv``, ``site-packages``,
-            ``__pypackages__``, ``.tox`` when it has none).
+            instruction files, besides those git ignores (``.gitignore`` files,
+            ``.git/info/exclude``, the global excludes file) and the dependency and
+            build folders git does not track (``node_modules``, ``.venv``, ``dist``,
+            ``vendor`` …: ``ruleweave._files.tree.DEPENDENCY_DIRS``).
         max_rule_bytes: Cap on one rule's body; longer bodies are cut.
         max_rule_files: Cap on rule files read from one provider root.
         max_file_bytes: Cap on the bytes read from any one file.
@@ -90,15 +124,22 @@ class RuleweaveConfig:
         instruction_files: Instruction file names looked up in each walk dir.
         parent_instructions: Also read Claude Code's ``CLAUDE.md`` / ``CLAUDE.local.md`` in the
             directories above the project root, as Claude Code does.
-        instructions_max_bytes: Byte cap of the instruction blob.
+        instructions_max_bytes: Byte cap of the instruction files of the blob (Claude rules
+            without ``paths`` share what the files leave of it).
+        keep_whole: Instruction files never cut by a budget, as project-relative paths or
+            ``fnmatch`` patterns (``AGENTS.md``, ``docs/*.md``); other parts shrink instead.
         generic_max_bytes: Byte cap of the ``<generic-rules>`` block (default: none of its own).
         domain_max_bytes: Byte cap of the ``<domain-rules>`` listing (default: none of its own).
         prompt_max_bytes: Byte budget of the whole prompt contribution (blob, ``<generic-rules>``,
             ``<domain-rules>``), shared max-min fairly by the three after their own caps.
         notice_max_bytes: Byte budget of one after-tool notice, shared max-min fairly by its
             rules and files (the default stays under Claude Code's 10,000-character hook limit).
-        import_max_depth: Nesting limit of ``@path`` imports.
+        import_max_depth: Nesting limit of ``@path`` imports: five hops, as Claude Code's docs and
+            Gemini CLI's ``memoryImportProcessor`` have it (a format may have a lower one of its own).
         allow_outside_imports: Let ``@path`` imports leave the project.
+        allow_secret_imports: Let a project's ``@path`` and Kiro ``#[[file:…]]`` imports read
+            git-ignored files and secret-looking names (``.env*``, ``*.pem``, ``*.key``, ``id_*``,
+            ``.npmrc`` …; ``ruleweave._files.secrets``), refused with a warning by default.
         custom_system_prompt: The caller's own system prompt, for dedup.
         custom_template: Render rules with the ``<rule name>`` template.
         templates: Overrides of the named prompt templates.
@@ -119,8 +160,11 @@ class RuleweaveConfig:
             streamed rules interrupt them; once spent, hits become reminders.
         max_globs_per_rule: Cap on one rule's globs, each brace alternative counted
             (``*.{ts,tsx}`` is two); the rest are dropped with a warning naming the file.
-        max_globs_total: Cap on the globs of all rules of one discovery, counted the
-            same way, in precedence order; past it, globs are dropped with a warning.
+        max_globs_per_file: Cap on the globs of all the rules one file holds (a plugin's
+            policy file may hold many), counted the same way, in order. There is no cap on
+            the globs of all rules together: a hostile flood is bounded by these two caps,
+            by ``max_rule_files``, and by a lookup's cost, which follows the globs a path
+            could match, not their number (docs/rules.md#how-many-globs).
         mode: The agent's mode (Roo Code's ``code``, ``architect`` …): the rules of
             ``.roo/rules-<mode>/`` are always applied; other modes' rules stay manual.
     """
@@ -132,6 +176,8 @@ class RuleweaveConfig:
     claude_config_dir: Path | None
     codex_home: Path | None
     ruleweave_home: Path | None
+    claude_managed_dir: Path | None
+    xdg_config_home: Path | None
     disabled_providers: frozenset[str]
     disabled_rules: frozenset[str]
     builtin_rules: bool | tuple[str, ...]
@@ -144,12 +190,14 @@ class RuleweaveConfig:
     instruction_files: tuple[str, ...]
     parent_instructions: bool
     instructions_max_bytes: int
+    keep_whole: tuple[str, ...]
     generic_max_bytes: int | None
     domain_max_bytes: int | None
     prompt_max_bytes: int
     notice_max_bytes: int
     import_max_depth: int
     allow_outside_imports: bool
+    allow_secret_imports: bool
     custom_system_prompt: str | None
     custom_template: bool
     templates: dict[str, str]
@@ -161,7 +209,7 @@ class RuleweaveConfig:
     store: SessionStore | str | None
     ttsr_retries: int
     max_globs_per_rule: int
-    max_globs_total: int
+    max_globs_per_file: int
     mode: str | None
 
     def __init__(
@@ -174,6 +222,8 @@ class RuleweaveConfig:
         claude_config_dir: str | os.PathLike[str] | None = None,
         codex_home: str | os.PathLike[str] | None = None,
         ruleweave_home: str | os.PathLike[str] | None = None,
+        claude_managed_dir: str | os.PathLike[str] | None = None,
+        xdg_config_home: str | os.PathLike[str] | None = None,
         disabled_providers: Iterable[str] = (),
         disabled_rules: Iterable[str] = (),
         builtin_rules: bool | Iterable[str] = False,
@@ -186,12 +236,14 @@ class RuleweaveConfig:
         instruction_files: Iterable[str] = DEFAULT_INSTRUCTION_FILES,
         parent_instructions: bool = True,
         instructions_max_bytes: int = 32 * 1024,
+        keep_whole: Iterable[str] = (),
         generic_max_bytes: int | None = None,
         domain_max_bytes: int | None = None,
         prompt_max_bytes: int = 48 * 1024,
         notice_max_bytes: int = 8 * 1024,
-        import_max_depth: int = 4,
+        import_max_depth: int = 5,
         allow_outside_imports: bool = False,
+        allow_secret_imports: bool = False,
         custom_system_prompt: str | None = None,
         custom_template: bool = False,
         templates: Mapping[str, str] | None = None,
@@ -203,7 +255,7 @@ class RuleweaveConfig:
         store: SessionStore | str | None = None,
         ttsr_retries: int = 2,
         max_globs_per_rule: int = 256,
-        max_globs_total: int = 20_000,
+        max_globs_per_file: int = 1024,
         mode: str | None = None,
     ) -> None:
         """Build the config; a bad value is a ``ConfigError`` naming the option.
@@ -212,57 +264,64 @@ class RuleweaveConfig:
             ConfigError: An option has a value of the wrong type or out of range.
         """
         env = os.environ
-        where = _normal_cwd(_path("cwd", cwd) or Path.cwd())
-        markers = _strings("root_markers", root_markers) or (".git",)
-        root = _path("project_root", project_root)
-        user_home = _path("home", home) or Path(env.get("HOME") or str(Path.home()))
+        where = _normal_cwd(as_path("cwd", cwd) or Path.cwd())
+        markers = as_strings("root_markers", root_markers) or (".git",)
+        root = as_path("project_root", project_root)
+        user_home = as_path("home", home) or Path(env.get("HOME") or str(Path.home()))
         values: dict[str, Any] = {
             "cwd": where,
             "project_root": (
-                _find_project_root(where, markers) if root is None
+                find_project_root(where, markers) if root is None
                 else Path(os.path.abspath(root.expanduser()))
             ),
             "root_markers": markers,
             "home": user_home,
-            "claude_config_dir": _path("claude_config_dir", claude_config_dir)
+            "claude_config_dir": as_path("claude_config_dir", claude_config_dir)
             or Path(env.get("CLAUDE_CONFIG_DIR") or user_home / ".claude"),
-            "codex_home": _path("codex_home", codex_home)
+            "codex_home": as_path("codex_home", codex_home)
             or Path(env.get("CODEX_HOME") or user_home / ".codex"),
-            "ruleweave_home": _path("ruleweave_home", ruleweave_home)
+            "ruleweave_home": as_path("ruleweave_home", ruleweave_home)
             or Path(env.get("RULEWEAVE_HOME") or user_home / ".ruleweave"),
-            "disabled_providers": frozenset(_strings("disabled_providers", disabled_providers)),
-            "disabled_rules": frozenset(_strings("disabled_rules", disabled_rules)),
-            "builtin_rules": (
-                builtin_rules if isinstance(builtin_rules, bool) else _strings("builtin_rules", builtin_rules)
+            "claude_managed_dir": as_path("claude_managed_dir", claude_managed_dir) or _claude_managed_dir(),
+            "xdg_config_home": (
+                as_path("xdg_config_home", xdg_config_home) or _xdg_config_home(env, user_home)
             ),
-            "ignored_dirs": _strings("ignored_dirs", ignored_dirs),
-            "tool_aliases": _string_lists("tool_aliases", tool_aliases),
-            "max_rule_bytes": _int("max_rule_bytes", max_rule_bytes, 1),
-            "max_rule_files": _int("max_rule_files", max_rule_files, 1),
-            "max_file_bytes": _int("max_file_bytes", max_file_bytes, 1),
-            "symlinks": _choice("symlinks", symlinks, _SYMLINK_POLICIES),
-            "instruction_files": _strings("instruction_files", instruction_files),
-            "parent_instructions": _bool("parent_instructions", parent_instructions),
-            "instructions_max_bytes": _int("instructions_max_bytes", instructions_max_bytes, 1),
-            "generic_max_bytes": _optional_int("generic_max_bytes", generic_max_bytes, 1),
-            "domain_max_bytes": _optional_int("domain_max_bytes", domain_max_bytes, 1),
-            "prompt_max_bytes": _int("prompt_max_bytes", prompt_max_bytes, 1),
-            "notice_max_bytes": _int("notice_max_bytes", notice_max_bytes, 1),
-            "import_max_depth": _int("import_max_depth", import_max_depth, 0),
-            "allow_outside_imports": _bool("allow_outside_imports", allow_outside_imports),
-            "custom_system_prompt": _optional_text("custom_system_prompt", custom_system_prompt),
-            "custom_template": _bool("custom_template", custom_template),
-            "templates": _texts("templates", templates),
-            "interrupt_mode": _choice("interrupt_mode", interrupt_mode, _INTERRUPT_MODES),
-            "ttsr_window": _int("ttsr_window", ttsr_window, 16, 1 << 20),
-            "event_log": _path("event_log", event_log),
-            "skillspec": _path("skillspec", skillspec),
-            "steering_tools": _string_lists("steering_tools", steering_tools),
-            "store": _store(store),
-            "ttsr_retries": _int("ttsr_retries", ttsr_retries, 0),
-            "max_globs_per_rule": _int("max_globs_per_rule", max_globs_per_rule, 1),
-            "max_globs_total": _int("max_globs_total", max_globs_total, 1),
-            "mode": _optional_text("mode", mode),
+            "disabled_providers": frozenset(as_strings("disabled_providers", disabled_providers)),
+            "disabled_rules": frozenset(as_strings("disabled_rules", disabled_rules)),
+            "builtin_rules": (
+                builtin_rules if isinstance(builtin_rules, bool)
+                else as_strings("builtin_rules", builtin_rules)
+            ),
+            "ignored_dirs": as_strings("ignored_dirs", ignored_dirs),
+            "tool_aliases": as_string_lists("tool_aliases", tool_aliases),
+            "max_rule_bytes": as_int("max_rule_bytes", max_rule_bytes, 1),
+            "max_rule_files": as_int("max_rule_files", max_rule_files, 1),
+            "max_file_bytes": as_int("max_file_bytes", max_file_bytes, 1),
+            "symlinks": as_choice("symlinks", symlinks, _SYMLINK_POLICIES),
+            "instruction_files": as_strings("instruction_files", instruction_files),
+            "parent_instructions": as_bool("parent_instructions", parent_instructions),
+            "instructions_max_bytes": as_int("instructions_max_bytes", instructions_max_bytes, 1),
+            "keep_whole": as_strings("keep_whole", keep_whole),
+            "generic_max_bytes": as_optional_int("generic_max_bytes", generic_max_bytes, 1),
+            "domain_max_bytes": as_optional_int("domain_max_bytes", domain_max_bytes, 1),
+            "prompt_max_bytes": as_int("prompt_max_bytes", prompt_max_bytes, 1),
+            "notice_max_bytes": as_int("notice_max_bytes", notice_max_bytes, 1),
+            "import_max_depth": as_int("import_max_depth", import_max_depth, 0),
+            "allow_outside_imports": as_bool("allow_outside_imports", allow_outside_imports),
+            "allow_secret_imports": as_bool("allow_secret_imports", allow_secret_imports),
+            "custom_system_prompt": as_optional_text("custom_system_prompt", custom_system_prompt),
+            "custom_template": as_bool("custom_template", custom_template),
+            "templates": as_texts("templates", templates),
+            "interrupt_mode": as_choice("interrupt_mode", interrupt_mode, _INTERRUPT_MODES),
+            "ttsr_window": as_int("ttsr_window", ttsr_window, 16, 1 << 20),
+            "event_log": as_path("event_log", event_log),
+            "skillspec": as_path("skillspec", skillspec),
+            "steering_tools": as_string_lists("steering_tools", steering_tools),
+            "store": as_store(store),
+            "ttsr_retries": as_int("ttsr_retries", ttsr_retries, 0),
+            "max_globs_per_rule": as_int("max_globs_per_rule", max_globs_per_rule, 1),
+            "max_globs_per_file": as_int("max_globs_per_file", max_globs_per_file, 1),
+            "mode": as_optional_text("mode", mode),
         }
         for name, value in values.items():
             object.__setattr__(self, name, value)
@@ -274,15 +333,15 @@ class RuleweaveConfig:
         """
         machine = {
             "cwd", "project_root", "home", "claude_config_dir", "codex_home", "ruleweave_home",
-            "event_log", "skillspec", "store",
+            "claude_managed_dir", "xdg_config_home", "event_log", "skillspec", "store",
         }
-        return {name: _json(getattr(self, name)) for name in OPTIONS if name not in machine}
+        return {name: as_json(getattr(self, name)) for name in OPTIONS if name not in machine}
 
     def fingerprint(self) -> str:
         """Every option but ``store`` as one JSON text: equal for configs that load the same rules."""
         import json
 
-        return json.dumps({name: _json(getattr(self, name)) for name in OPTIONS if name != "store"})
+        return json.dumps({name: as_json(getattr(self, name)) for name in OPTIONS if name != "store"})
 
     def replace(self, **changes: Any) -> RuleweaveConfig:
         """A copy with ``changes``, checked as the constructor checks them (paths already resolved stay).
@@ -334,6 +393,12 @@ class RuleweaveConfig:
         return self.codex_home
 
     @property
+    def claude_managed(self) -> Path:
+        """Claude Code's managed (organisation) directory."""
+        assert self.claude_managed_dir is not None
+        return self.claude_managed_dir
+
+    @property
     def native_home(self) -> Path:
         """ruleweave's user directory."""
         assert self.ruleweave_home is not None
@@ -347,105 +412,24 @@ _SYMLINK_POLICIES: tuple[str, ...] = get_args(SymlinkPolicy)
 _INTERRUPT_MODES: tuple[str, ...] = get_args(InterruptMode)
 
 
-def _fail(option: str, problem: str, value: object) -> ConfigError:
-    return ConfigError(f"RuleweaveConfig option {option!r}: {problem}, not {value!r}.")
+def _claude_managed_dir() -> Path:
+    """Claude Code's managed directory on this platform (its bundled CLI: ``getManagedFilePath``)."""
+    import sys
+
+    if sys.platform == "darwin":
+        return Path("/Library/Application Support/ClaudeCode")
+    if sys.platform == "win32":
+        return Path("C:\\Program Files\\ClaudeCode")
+    return Path("/etc/claude-code")
 
 
-def _path(option: str, value: str | os.PathLike[str] | None) -> Path | None:
-    if value is None:
-        return None
-    if isinstance(value, Path):
-        return value
-    if not isinstance(value, (str, os.PathLike)):
-        raise _fail(option, "should be a path", value)
-    path = os.fspath(value)
-    if not isinstance(path, str) or "\x00" in path:
-        raise _fail(option, "should be a path", value)
-    return Path(path)
+def _xdg_config_home(env: Mapping[str, str], home: Path) -> Path:
+    """``$XDG_CONFIG_HOME`` when absolute (the XDG spec ignores a relative one), else ``~/.config``."""
+    value = env.get("XDG_CONFIG_HOME") or ""
+    return Path(value) if os.path.isabs(value) else home / ".config"
 
 
 def _normal_cwd(cwd: Path) -> Path:
     cwd = cwd.expanduser()
     cwd = cwd if cwd.is_absolute() else Path.cwd() / cwd
     return Path(os.path.normpath(cwd))
-
-
-def _strings(option: str, value: object) -> tuple[str, ...]:
-    if isinstance(value, tuple) and all(type(v) is str for v in value):
-        return value
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise _fail(option, "should be a list of strings", value)
-    out = tuple(value)
-    if not all(isinstance(v, str) for v in out):
-        raise _fail(option, "should be a list of strings", value)
-    return out
-
-
-def _string_lists(option: str, value: object) -> dict[str, tuple[str, ...]]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        raise _fail(option, "should be a mapping of names to lists of strings", value)
-    return {k: _strings(f"{option}.{k}", v) for k, v in value.items()}
-
-
-def _texts(option: str, value: object) -> dict[str, str]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-    ):
-        raise _fail(option, "should be a mapping of names to strings", value)
-    return dict(value)
-
-
-def _bool(option: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(option, "should be True or False", value)
-    return value
-
-
-def _int(option: str, value: object, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(option, "should be an integer", value)
-    if value < low or (high is not None and value > high):
-        bound = f"at least {low}" if high is None else f"between {low} and {high}"
-        raise _fail(option, f"should be {bound}", value)
-    return value
-
-
-def _optional_int(option: str, value: object, low: int) -> int | None:
-    return None if value is None else _int(option, value, low)
-
-
-def _optional_text(option: str, value: object) -> str | None:
-    if value is not None and not isinstance(value, str):
-        raise _fail(option, "should be a string", value)
-    return value
-
-
-def _choice(option: str, value: Any, allowed: tuple[str, ...]) -> Any:
-    if value not in allowed:
-        raise _fail(option, f"should be one of {', '.join(map(repr, allowed))}", value)
-    return value
-
-
-def _store(value: object) -> SessionStore | str | None:
-    if value is None or isinstance(value, (str, SessionStore)):
-        return value
-    raise _fail("store", "should be a SessionStore or a store URL", value)
-
-
-def _json(value: object) -> Any:
-    """An option's value as JSON data (sets sorted: they would dump in hash order)."""
-    if isinstance(value, Path):
-        return str(value)
-    if isinstance(value, frozenset):
-        return sorted(value)
-    if isinstance(value, tuple):
-        return list(value)
-    if isinstance(value, dict):
-        return {k: _json(v) for k, v in value.items()}
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
