@@ -218,3 +218,22 @@ def test_a_link_out_of_the_project_is_refused_with_a_warning(write_tree: WriteTr
     assert ruleset.session("s").after_tool_call("read", {"path": "rootfs/AGENTS.md"}) is None
     assert any(w.path == str(root / "rootfs") and "outside the project" in w.message
                for w in ruleset.touch_warnings)
+
+
+def test_a_nested_continue_rule_is_gated_on_file_content_by_its_own_regex(write_tree: WriteTree) -> None:
+    """A nested folder's Continue rule with ``regex`` attaches only to files whose content matches
+    (https://docs.continue.dev/customize/deep-dives/rules), and a top-level rule of the same name
+    lends it no gate of its own."""
+    root = write_tree({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".continue/rules/sql.md": "---\nname: sql\nglobs: '**/*.py'\nregex: 'INSERT'\n---\nROOT SQL rule.",
+        "apps/web/.continue/rules/sql.md": "---\nname: sql\nglobs: '**/*.ts'\nregex: 'SELECT'\n---\n"
+        "WEB SQL rule.",
+        "apps/web/plain.ts": "export const x = 1;\n",
+        "apps/web/query.ts": "const q = 'SELECT * FROM t';\n",
+    })
+    session = load(root).session("gated")
+    plain = session.after_tool_call("read_file", {"path": str(root / "apps/web/plain.ts")}, call_id="c1")
+    assert plain is None or "WEB SQL rule." not in plain.text
+    query = session.after_tool_call("read_file", {"path": str(root / "apps/web/query.ts")}, call_id="c2")
+    assert query is not None and "WEB SQL rule." in query.text

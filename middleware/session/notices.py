@@ -188,19 +188,25 @@ class Notices:
         # and only a rule with an exclusion or a content gate goes through ``_passes_gate``.
         self._ids = {rule.name: ledger.rule_id(rule.path, rule.name) for rule in scoped}
         self._gated = frozenset(rule.name for rule in scoped if rule.exclude_globs or rule.content_regex)
+        self._gate_cache: dict[tuple[str, ...], tuple[Condition, ...]] = {}
         self._cwd = str(config.cwd)
         self._root_prefix = str(config.root).rstrip("/") + "/"
 
-    @cached_property
-    def _gates(self) -> dict[str, tuple[Condition, ...]]:
-        gates: dict[str, tuple[Condition, ...]] = {}
-        for rule in self._scoped:
-            if rule.content_regex:
-                from ruleweave.ttsr.conditions import compile_condition  # re2: only for content-gated rules
+    def _gate(self, rule: Rule) -> tuple[Condition, ...] | None:
+        """The compiled ``regex`` gate of a rule (top-level or from a nested folder), ``None`` without one.
 
-                compiled = [compile_condition(p)[0] for p in rule.content_regex]
-                gates[rule.name] = tuple(c for c in compiled if c is not None)
-        return gates
+        Keyed by the patterns, not the rule's name: a nested folder's rule must not borrow the gate
+        of a top-level rule that happens to share its name.
+        """
+        if not rule.content_regex:
+            return None
+        gate = self._gate_cache.get(rule.content_regex)
+        if gate is None:
+            from ruleweave.ttsr.conditions import compile_condition  # re2: only for content-gated rules
+
+            compiled = [compile_condition(p)[0] for p in rule.content_regex]
+            gate = self._gate_cache[rule.content_regex] = tuple(c for c in compiled if c is not None)
+        return gate
 
     @cached_property
     def _real_root_prefix(self) -> str:
@@ -240,7 +246,7 @@ class Notices:
         the text the call wrote, must match."""
         if rule.exclude_globs and _exclusions(rule.exclude_globs).lookup(self.spellings(path)):
             return False
-        gate = self._gates.get(rule.name)
+        gate = self._gate(rule)
         if gate is None:
             return True
         if any(c.regex.search(text) for c in gate for text in written):
