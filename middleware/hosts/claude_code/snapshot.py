@@ -48,8 +48,9 @@ MISS = object()
 """What ``answer`` returns when the full path must answer."""
 
 
-ENVIRONMENT = ("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "RULEWEAVE_HOME")
-"""The variables ``RuleweaveConfig`` reads its user tier from: another home is another rule set."""
+ENVIRONMENT = ("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "RULEWEAVE_HOME", "XDG_CONFIG_HOME")
+"""The variables ``RuleweaveConfig`` reads (user tiers, git's global excludes): another value is another
+rule set."""
 
 
 def snapshot_key(options: HookOptions, cwd: str) -> str:

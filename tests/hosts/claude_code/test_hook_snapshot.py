@@ -226,3 +226,16 @@ def test_directories_are_known_before_their_first_touch(
     second = read_event(plain, "pkg/deep/mod.py", "t2", session="d2")
     assert fast(second, state_dir, monkeypatch) is snapshot.MISS
     assert "Package rule." in context_of(run_hook(second)[1])
+
+
+def test_the_snapshot_key_holds_every_variable_the_config_reads() -> None:
+    """A snapshot built under another value of any variable ``RuleweaveConfig`` reads (a user tier, git's
+    global excludes under ``XDG_CONFIG_HOME``) is another rule set, so each is part of the key."""
+    import re
+
+    import ruleweave.config
+    from ruleweave.hosts.claude_code.snapshot import ENVIRONMENT
+
+    source = Path(ruleweave.config.__file__).read_text(encoding="utf-8")
+    read = set(re.findall(r"env\.get\(\"([A-Z_]+)\"\)", source))
+    assert read and read <= set(ENVIRONMENT), sorted(read - set(ENVIRONMENT))
