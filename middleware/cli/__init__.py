@@ -27,6 +27,7 @@ COMMANDS: tuple[str, ...] = (
     "spec",
     "ttsr",
     "replay",
+    "audit",
     "mcp",
     "hook",
     "install",
