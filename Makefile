@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit install redis-server chromium bench docs fuzz clean
+.PHONY: demo test e2e lint typecheck unit install redis-server chromium bench docs fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ chromium:
 	command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
 test: install redis-server chromium lint typecheck unit
+
+# The real CLI agents from the npm registry (Codex, Gemini CLI, Qwen Code, Cline, OpenCode) against local
+# mock model APIs; each is installed once into ~/.cache/ruleweave-e2e (tests/e2e/npm_agents.py).
+e2e: install
+	$(BIN)/pytest -m e2e tests/e2e
 
 bench: install redis-server
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done

@@ -9,11 +9,14 @@ installer module (``Host.installer``) merges into them: the hooks, and
 ``ruleweave mcp --host <agent>`` as the MCP server that reads whole rules and,
 where the agent supports it, answers the hooks (``--hook-type``; by default
 ``mcp`` when the installed agent's version has MCP tool hooks, else
-``command``). Only ruleweave's entries change; a run that changes nothing
-writes nothing; ``--dry-run`` prints the unified diffs instead; ``--uninstall``
-takes them out, and deletes a file an install created when nothing else is left
-in it (the state directory keeps which files those are). A file that is not a
-JSON object is left untouched (exit 2).
+``command``). Other agents' installers write files in the agent's own
+formats (``FileInstaller``: a TOML or JSON config, hook scripts, a plugin)
+through the same reading, link check, diff and atomic write. Only ruleweave's
+entries change; a run that changes nothing writes nothing; ``--dry-run``
+prints the unified diffs instead; ``--uninstall`` takes them out, and deletes
+a file an install created when nothing else is left in it (the state directory
+keeps which files those are). A file the agent could not read either (not a
+JSON object, say) is left untouched (exit 2).
 
 The hook command is the bare ``ruleweave hook <agent>``: a committed
 settings file must work on every teammate's machine, where an absolute path
@@ -92,9 +95,7 @@ def settings_path(args: argparse.Namespace, agent: Host) -> Path:
             rewrite a file elsewhere.
     """
     config = config_from(args)
-    if args.scope not in agent.scopes:
-        scopes = ", ".join(f"--{scope}" for scope in agent.scopes)
-        raise UsageError(f"{agent.title} has no --{args.scope} settings (it has {scopes}).")
+    _scope_known(args, agent)
     return _inside(installer(agent).settings_file(args.scope, config), config)
 
 
@@ -144,11 +145,14 @@ def read_settings(path: Path) -> tuple[str, Any]:
     return text, parsed
 
 
-def write_settings(path: Path, text: str) -> None:
-    """Replace the file atomically (through a symlink to its target), keeping its mode."""
+def write_settings(path: Path, text: str, *, executable: bool = False) -> None:
+    """Replace the file atomically (through a symlink to its target), keeping its mode (``executable``:
+    with the execute bits where reading is allowed, for a hook script)."""
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     mode = target.stat().st_mode & 0o7777 if target.exists() else 0o644
+    if executable:
+        mode |= (mode & 0o444) >> 2
     fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -229,24 +233,38 @@ def hook_type(args: argparse.Namespace, merge: Installer) -> tuple[str, str]:
 
 
 class _Edit:
-    """One config file's change: its text before, its data after, the change lines."""
+    """One file's change: its text before, its text after (``None``: no file), the change lines."""
 
-    __slots__ = ("after", "before", "changes", "existed", "path")
+    __slots__ = ("after", "before", "changes", "empty", "executable", "existed", "path")
 
-    def __init__(self, path: Path, before: str, existed: bool, after: Any, changes: list[str]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        before: str,
+        existed: bool,
+        after: str | None,
+        changes: list[str],
+        *,
+        empty: bool = False,
+        executable: bool = False,
+    ) -> None:
         self.path = path
         self.before = before
         self.existed = existed
         self.after = after
         self.changes = changes
+        self.empty = empty  # a JSON file left with nothing in it: deleted on uninstall if an install made it
+        self.executable = executable
 
-    @property
-    def text(self) -> str:
-        return json.dumps(self.after, indent=2, ensure_ascii=False) + "\n"
+    def gone(self, uninstall: bool, created: set[str]) -> bool:
+        """Whether applying the edit deletes the file."""
+        if self.after is None:
+            return self.existed
+        return uninstall and self.empty and str(self.path) in created
 
 
 def _edit(path: Path, change: Any) -> _Edit:
-    """Read ``path`` and apply ``change`` (parsed data → new data and change lines) to it.
+    """Read the JSON file ``path`` and apply ``change`` (parsed data → new data and change lines) to it.
 
     Raises:
         UsageError: The file cannot be read, or has the wrong shape.
@@ -257,25 +275,74 @@ def _edit(path: Path, change: Any) -> _Edit:
         after, changes = change(parsed)
     except RuleweaveError as exc:  # the installer's SettingsError / ServerConfigError
         raise UsageError(f"{path}: {exc}; nothing was changed.") from exc
-    return _Edit(path, before, existed, after, changes)
+    text = json.dumps(after, indent=2, ensure_ascii=False) + "\n"
+    return _Edit(path, before, existed, text, changes, empty=not after)
+
+
+def _file_edits(agent: Host, args: argparse.Namespace, config: RuleweaveConfig, merge: Any) -> list[_Edit]:
+    """The edits of an installer of any file format (``FileInstaller``).
+
+    Raises:
+        UsageError: A file that links out of the project, cannot be read, or has the wrong shape.
+    """
+    command = "" if args.uninstall else hook_command(agent, args.absolute)
+    edits = []
+    for path in merge.files(args.scope, config):
+        path = _inside(path, config)
+        existed = path.exists()
+        before = read_text_file(path) if existed else None
+        try:
+            after, changes = merge.change(path, before, command=command, uninstall=args.uninstall)
+        except RuleweaveError as exc:
+            raise UsageError(f"{path}: {exc}; nothing was changed.") from exc
+        executable = bool(getattr(merge, "executable", lambda _: False)(path))
+        edits.append(_Edit(path, before or "", existed, after, changes, executable=executable))
+    return edits
+
+
+def read_text_file(path: Path) -> str:
+    """A config file's text.
+
+    Raises:
+        UsageError: It cannot be read, is not a regular file, too large or not UTF-8.
+    """
+    try:
+        if not path.is_file():
+            raise UsageError(f"{path} is not a regular file; nothing was changed.")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SETTINGS_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path} ({exc.strerror}); nothing was changed.") from exc
+    if len(data) > MAX_SETTINGS_BYTES:
+        raise UsageError(f"{path} is larger than {MAX_SETTINGS_BYTES} bytes; nothing was changed.")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 text; nothing was changed.") from exc
 
 
 def run(args: argparse.Namespace) -> int:
-    """Merge (or remove) the hooks and the MCP server; print what changed, or the diffs with ``--dry-run``."""
+    """Merge (or remove) the hooks (and the MCP server where the agent has one); print what changed, or
+    the diffs with ``--dry-run``."""
     agent = host(args.agent)
-    path = settings_path(args, agent)
     config = config_from(args)
     merge = installer(agent)
-    servers = _inside(merge.mcp_file(args.scope, config), config)
-    if args.uninstall:
-        edits = [_edit(path, merge.uninstall),
-                 _edit(servers, lambda data: merge.uninstall_server(data, args.scope, config))]
+    kind, why = "command", "the agent runs hook commands"
+    if hasattr(merge, "change"):  # a FileInstaller: any files, in the agent's own formats
+        _scope_known(args, agent)
+        edits = _file_edits(agent, args, config, merge)
     else:
-        kind, why = hook_type(args, merge)
-        command = hook_command(agent, args.absolute)
-        program = ruleweave_program(args.absolute)
-        edits = [_edit(path, lambda data: merge.install(data, command, hook_type=kind)),
-                 _edit(servers, lambda data: merge.install_server(data, args.scope, config, program))]
+        path = settings_path(args, agent)
+        servers = _inside(merge.mcp_file(args.scope, config), config)
+        if args.uninstall:
+            edits = [_edit(path, merge.uninstall),
+                     _edit(servers, lambda data: merge.uninstall_server(data, args.scope, config))]
+        else:
+            kind, why = hook_type(args, merge)
+            command = hook_command(agent, args.absolute)
+            program = ruleweave_program(args.absolute)
+            edits = [_edit(path, lambda data: merge.install(data, command, hook_type=kind)),
+                     _edit(servers, lambda data: merge.install_server(data, args.scope, config, program))]
     changed = [edit for edit in edits if edit.changes]
     if not changed:
         state = "not installed" if args.uninstall else "already installed"
@@ -284,8 +351,8 @@ def run(args: argparse.Namespace) -> int:
     created = _created(config)
     if args.dry_run:
         for edit in changed:
-            gone = args.uninstall and not edit.after and str(edit.path) in created
-            after = [] if gone else edit.text.splitlines(keepends=True)
+            gone = edit.gone(args.uninstall, created)
+            after = [] if gone or edit.after is None else edit.after.splitlines(keepends=True)
             # One write through the escaping stream: a committed file's bidi or CSI characters stay inert.
             sys.stdout.write("".join(difflib.unified_diff(
                 edit.before.splitlines(keepends=True), after,
@@ -304,17 +371,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scope_known(args: argparse.Namespace, agent: Host) -> None:
+    """Refuse a scope the agent has no config for.
+
+    Raises:
+        UsageError: The scope is not one of ``agent.scopes``.
+    """
+    if args.scope not in agent.scopes:
+        scopes = ", ".join(f"--{scope}" for scope in agent.scopes)
+        raise UsageError(f"{agent.title} has no --{args.scope} settings (it has {scopes}).")
+
+
 def _apply(edit: _Edit, uninstall: bool, created: set[str]) -> None:
-    """Write one edit (or delete the file an install created, once nothing else is in it); say so."""
+    """Write one edit (or delete the file: an installer's own file, or a JSON file an install created
+    once nothing else is in it); say so."""
     for change in edit.changes:
         print(f"  {change}")
     key = str(edit.path)
-    if uninstall and not edit.after and key in created:
+    if edit.gone(uninstall, created):
         edit.path.unlink()
         created.discard(key)
-        print(f"Removed {edit.path} (ruleweave had created it).")
+        why = "" if edit.after is None else " (ruleweave had created it)"
+        print(f"Removed {edit.path}{why}.")
         return
-    write_settings(edit.path, edit.text)
+    if edit.after is None:
+        return
+    write_settings(edit.path, edit.after, executable=edit.executable)
     if not uninstall and not edit.existed:
         created.add(key)
     print(f"{'Removed from' if uninstall else 'Installed in'} {edit.path}.")

@@ -65,6 +65,26 @@ if TYPE_CHECKING:
         def supports_mcp_hooks(self, version: tuple[int, ...] | None) -> bool:
             """Whether that version calls MCP tools as hooks."""
 
+    class FileInstaller(Protocol):
+        """An installer that writes files of any format (``Host.installer`` modules with ``change``).
+
+        ``ruleweave install`` reads each file of ``files`` (refusing one that is a link out of the
+        project), applies ``change``, and writes, diffs or deletes the result.
+        """
+
+        def files(self, scope: str, config: RuleweaveConfig) -> list[Path]:
+            """Every file an install in ``scope`` may write."""
+
+        def change(
+            self, path: Path, text: str | None, *, command: str, uninstall: bool
+        ) -> tuple[str | None, list[str]]:
+            """``path``'s new text (``text`` ``None``: the file is absent; ``None`` back: no file), and one
+            line per change; ``command`` is the hook command line (``ruleweave hook codex``).
+
+            Raises:
+                SettingsError: The file has a shape the agent would not read either.
+            """
+
 
 HOSTS: tuple[str, ...] = ("claude-code",)
 """Every host, by the name ``ruleweave hook``/``install`` take; ``claude-code`` is declared in
@@ -79,6 +99,9 @@ SESSION_CLEAR = "session.clear"
 """The conversation was cleared (notices re-armed, the prompt contribution again)."""
 SESSION_COMPACT = "session.compact"
 """The conversation is (being) compacted (notices re-armed)."""
+PRE_COMPACT = "session.precompact"
+"""The conversation is about to be compacted, and the agent takes no context now (notices re-armed,
+the start context waits in the queue for the next event that can add context)."""
 USER_PROMPT = "user.prompt"
 """The user sent a prompt (steering)."""
 BEFORE_TOOL = "tool.before"
@@ -94,8 +117,8 @@ CHUNK = "chunk"
 """A streamed chunk of the model's reply (streamed rules, where the agent exposes chunks)."""
 
 KINDS = frozenset({
-    SESSION_START, SESSION_RESUME, SESSION_CLEAR, SESSION_COMPACT, USER_PROMPT, BEFORE_TOOL, AFTER_TOOL,
-    AGENT_START, STOP, CHUNK,
+    SESSION_START, SESSION_RESUME, SESSION_CLEAR, SESSION_COMPACT, PRE_COMPACT, USER_PROMPT, BEFORE_TOOL,
+    AFTER_TOOL, AGENT_START, STOP, CHUNK,
 })
 """Every normalised event kind."""
 
@@ -198,17 +221,30 @@ class Host:
             ``REPLIES``; ``None`` when the agent has no way to say that at this event. A ``NOTE``'s
             object is merged into the event's answer.
         answer_warm: ``(payload, options)`` → the answer from the host's snapshot, or ``MISS``;
-            ``None`` for a host without one.
+            ``None``: the shared engine's (``ruleweave.hosts._core.answer``).
         answer_cold: ``(payload, options, log, state, write_snapshot)`` → the answer from a freshly
-            loaded rule set (``write_snapshot``: also refresh the snapshot for the next events).
+            loaded rule set (``write_snapshot``: also refresh the snapshot for the next events);
+            ``None``: the shared engine's ``HostHooks`` over the loaded rules.
         scopes: Each config scope ``ruleweave install`` can write (``project``, ``local``,
             ``user``) → the file it names, for help texts; the first is the default.
-        installer: The module that merges the hooks into the agent's config (``Installer``).
+        installer: The module that merges the hooks into the agent's config: ``Installer`` (JSON
+            settings and an MCP server), or ``FileInstaller`` (any files, the module has ``change``).
+        notice_before: Tools whose notices go out with the pre-tool event (the agent adds that context
+            before the tool's result), not after it.
+        delegation_tools: Tools that start a subagent: their task waits for the subagent's start event.
+        extractors: The module whose ``EXTRACTORS`` (tool → ``Extractor``) and ``extractor_for(tool)``
+            read the paths of tools whose arguments name them in their own way (a shell command, a
+            search pattern, a patch); ``None``: the default extractor alone.
+        read_rule_templates: Template defaults saying how a cut rule is read in full at this host (an
+            MCP tool it has registered); ``None``: the ``rule://`` links.
+        native_check: ``config`` → whether the agent loads ``native_fallback`` itself in that project;
+            ``None``: it never does.
     """
 
     __slots__ = (
-        "answer_cold", "answer_warm", "context_limit", "encode", "events", "installer", "name",
-        "native_fallback", "native_files", "native_provider", "read_event", "scopes", "title", "tools",
+        "answer_cold", "answer_warm", "context_limit", "delegation_tools", "encode", "events", "extractors",
+        "installer", "name", "native_check", "native_fallback", "native_files", "native_provider",
+        "notice_before", "read_event", "read_rule_templates", "scopes", "title", "tools",
     )
 
     def __init__(
@@ -224,10 +260,15 @@ class Host:
         context_limit: int,
         read_event: Callable[[Mapping[str, Any]], HookEvent],
         encode: Callable[[HookEvent, str, str], Answer],
-        answer_warm: Callable[[Mapping[str, Any], HookOptions], object] | None,
-        answer_cold: Callable[[Mapping[str, Any], HookOptions, HookLog, str, bool], Answer],
         scopes: Mapping[str, str],
         installer: str,
+        answer_warm: Callable[[Mapping[str, Any], HookOptions], object] | None = None,
+        answer_cold: Callable[[Mapping[str, Any], HookOptions, HookLog, str, bool], Answer] | None = None,
+        notice_before: frozenset[str] = frozenset(),
+        delegation_tools: frozenset[str] = frozenset(),
+        extractors: str | None = None,
+        read_rule_templates: Mapping[str, str] | None = None,
+        native_check: Callable[[RuleweaveConfig], bool] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -243,6 +284,11 @@ class Host:
         self.answer_cold = answer_cold
         self.scopes = scopes
         self.installer = installer
+        self.notice_before = notice_before
+        self.delegation_tools = delegation_tools
+        self.extractors = extractors
+        self.read_rule_templates = read_rule_templates
+        self.native_check = native_check
 
     def __repr__(self) -> str:
         return f"Host({self.name!r})"

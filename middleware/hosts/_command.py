@@ -11,7 +11,8 @@ events), and store trouble is told to the user once (``_store_notes``).
 The host (``ruleweave.hosts.host``) decides everything agent-specific: how
 its input reads as a ``HookEvent``, the answer from its snapshot when that
 is warm (``Host.answer_warm``), and otherwise from a freshly loaded rule set
-(``Host.answer_cold``), which then refreshes the snapshot. This module
+(``Host.answer_cold``), which then refreshes the snapshot; a host that declares
+neither gets the shared engine's (``ruleweave.hosts._core.answer``). This module
 reads the input within a byte cap, checks its ``cwd``, chooses the path and
 prints the answer.
 """
@@ -123,9 +124,14 @@ def answer(
     Returns:
         The JSON object to print, or ``None``.
     """
-    if options.snapshot and agent.answer_warm is not None:
+    if options.snapshot:
         try:
-            found = agent.answer_warm(payload, options)
+            if agent.answer_warm is not None:
+                found = agent.answer_warm(payload, options)
+            else:
+                from ruleweave.hosts._core.answer import answer_warm
+
+                found = answer_warm(agent, payload, options)
         except Exception as exc:  # a damaged snapshot: the full path answers (and rewrites it)
             log.write("hook_error", hook_event="snapshot", error=f"{type(exc).__name__}: {exc}")
             found = MISS
@@ -157,14 +163,22 @@ def answer_cold(
 
     # An event log wants every event of the full path, and a snapshot built then would record its file.
     write_snapshot = options.snapshot and options.event_log is None
+    if agent.answer_cold is not None:
+        cold = agent.answer_cold
+    else:
+        from ruleweave.hosts._core.answer import answer_cold as shared
+
+        def cold(payload: Mapping[str, Any], opts: HookOptions, log: HookLog, state: str, snap: bool) -> Any:
+            return shared(agent, payload, opts, log, state, snap)
+
     with StoreNotes(options.store, state, log) as notes:
         try:
-            found = agent.answer_cold(payload, options, log, state, write_snapshot)
+            found = cold(payload, options, log, state, write_snapshot)
         except StoreError as exc:
             notes.unavailable(exc)
             fallback = HookOptions(**{o.dest: getattr(options, o.dest) for o in HOOK_OPTIONS})
             fallback.store = FALLBACK
-            found = agent.answer_cold(payload, fallback, log, state, False)
+            found = cold(payload, fallback, log, state, False)
         notes.moved_files()
     event = agent.read_event(payload)
     text = notes.message(event.kind)

@@ -127,7 +127,7 @@ class InjectionPart(NamedTuple):
     """One piece of a notice rendered alone: a rule, an instruction file, a listing, or a reminder.
 
     A host whose answers have a size limit sends the pieces that fit and keeps the
-    rest for its next answer (``ruleweave.hosts.claude_code.delivery``).
+    rest for its next answer (``ruleweave.hosts._core.delivery``).
 
     Attributes:
         text: The piece, within ``notice_max_bytes`` on its own (not shared with the others).

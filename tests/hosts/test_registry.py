@@ -56,7 +56,9 @@ def test_a_host_reads_and_encodes_each_of_its_events(name: str) -> None:
     """Each declared event reads as a HookEvent of its kind, and context for it encodes as JSON."""
     agent = host(name)
     for event_name, kind in agent.events.items():
-        event = agent.read_event({"hook_event_name": event_name, "session_id": "s1", "cwd": "/p"})
+        # A prompt too: Qwen Code sends UserPromptSubmit with an empty one before each follow-up request.
+        event = agent.read_event({"hook_event_name": event_name, "session_id": "s1", "cwd": "/p",
+                                  "prompt": "Fix it."})
         assert isinstance(event, HookEvent)
         assert (event.name, event.session_id, event.cwd) == (event_name, "s1", "/p")
         assert event.kind == kind or (kind == SESSION_START and str(event.kind).startswith("session."))
@@ -69,14 +71,20 @@ def test_a_host_reads_and_encodes_each_of_its_events(name: str) -> None:
 
 @pytest.mark.parametrize("name", HOSTS)
 def test_a_host_answers_and_installs(name: str) -> None:
-    """Each host has a cold answer (a warm one is optional), scopes with a default, and an installer
-    module with the functions ``ruleweave install`` calls."""
+    """Each host answers (its own warm and cold answers, or the shared engine's), has scopes with a
+    default, and an installer module with the functions ``ruleweave install`` calls: a JSON settings
+    installer (``Installer``) or one of any file format (``FileInstaller``)."""
     agent = host(name)
-    assert callable(agent.answer_cold)
+    assert agent.answer_cold is None or callable(agent.answer_cold)
     assert agent.answer_warm is None or callable(agent.answer_warm)
     assert callable(agent.read_event) and callable(agent.encode)
     assert next(iter(agent.scopes)) == "project" and "user" in agent.scopes
     installer = importlib.import_module(agent.installer)
+    if hasattr(installer, "change"):
+        assert list(inspect.signature(installer.files).parameters) == ["scope", "config"]
+        parameters = list(inspect.signature(installer.change).parameters)
+        assert parameters == ["path", "text", "command", "uninstall"]
+        return
     for function in ("settings_file", "install", "uninstall"):
         assert callable(getattr(installer, function)), function
     assert list(inspect.signature(installer.settings_file).parameters) == ["scope", "config"]

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 import pytest
 
-from ruleweave.hosts.claude_code import snapshot
+from ruleweave.hosts._core import snapshot
 from tests.conftest import WriteTree
 from tests.hosts.claude_code.conftest import RULEWEAVE, context_of, read_event
 from tests.hosts.claude_code.test_hook_snapshot import backdate, fast

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
+from ruleweave.hosts._core import snapshot
 from ruleweave.hosts._options import HookOptions
-from ruleweave.hosts.claude_code import snapshot
+from ruleweave.hosts.claude_code import HOST
 from tests.security.helpers import HANG, fifo, load, returns_within, unblock_fifo, write
 
 RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
@@ -268,7 +269,8 @@ def test_a_damaged_snapshot_falls_back_and_is_rebuilt(tmp_path: Path, damage: st
     path.write_text(damage, encoding="utf-8", errors="surrogateescape")
     assert context_of(hook(state, post_read(root, "src/a.py", "c2", session="two"))[1]) == expected
     rebuilt = json.loads(path.read_text())
-    assert isinstance(rebuilt, dict) and rebuilt["key"] == snapshot.snapshot_key(HookOptions(), str(root))
+    key = snapshot.snapshot_key(HOST, HookOptions(), str(root))
+    assert isinstance(rebuilt, dict) and rebuilt["key"] == key
 
 
 def test_a_snapshot_of_another_project_is_never_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -279,10 +281,10 @@ def test_a_snapshot_of_another_project_is_never_used(tmp_path: Path, monkeypatch
     hook(state, post_read(one, "a.py", "c1"))
     (planted,) = damaged_snapshots(state)
     # Planted where project two's snapshot lives: its key names project one, so it is not two's.
-    target = snapshot.snapshot_path(str(state), snapshot.snapshot_key(HookOptions(), str(two)))
+    target = snapshot.snapshot_path(str(state), snapshot.snapshot_key(HOST, HookOptions(), str(two)))
     shutil.copy(planted, target)
     monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state))
-    assert snapshot.answer(post_read(two, "a.py", "c2"), HookOptions()) is snapshot.MISS
+    assert snapshot.answer(HOST, post_read(two, "a.py", "c2"), HookOptions()) is snapshot.MISS
     assert "Rule of two." in context_of(hook(state, post_read(two, "a.py", "c2"))[1])
 
 

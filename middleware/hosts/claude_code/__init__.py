@@ -30,8 +30,7 @@ the rule machinery is imported inside the functions that need it.
 
 from __future__ import annotations
 
-import os
-from _collections_abc import Mapping  # what collections.abc re-exports; os loaded it already, so it is free
+from _collections_abc import Mapping  # what collections.abc re-exports; os loaded it already
 
 from ruleweave._lazy import lazy_exports
 from ruleweave.hosts import (
@@ -41,7 +40,6 @@ from ruleweave.hosts import (
     BLOCK,
     CONTEXT,
     DENY,
-    MISS,
     NOTE,
     SESSION_CLEAR,
     SESSION_COMPACT,
@@ -193,48 +191,36 @@ def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
 
 
 def answer_warm(payload: Mapping[str, Any], options: HookOptions) -> object:
-    """The answer from the snapshot (``snapshot.answer``), or ``MISS``."""
-    from ruleweave.hosts.claude_code import snapshot
+    """The answer from the snapshot, or ``MISS`` (the shared engine's, ``_core.answer``)."""
+    from ruleweave.hosts._core.answer import answer_warm as warm
 
-    found = snapshot.answer(payload, options)
-    return MISS if found is snapshot.MISS else found
+    return warm(HOST, payload, options)
 
 
 def answer_cold(
     payload: Mapping[str, Any], options: HookOptions, log: HookLog, state: str, write_snapshot: bool
 ) -> dict[str, Any] | None:
-    """The answer of ``ClaudeCodeHooks`` over the rules loaded now (and the snapshot written, if asked)."""
-    if write_snapshot:
-        from ruleweave.hosts.claude_code.snapshot_build import answer_and_snapshot
+    """The shared engine's answer over the rules loaded now, with notices naming ``read_rule``."""
+    from ruleweave.hosts._core.answer import answer_cold as cold
+    from ruleweave.hosts.claude_code.served import READ_RULE_TEMPLATES
 
-        return answer_and_snapshot(payload, options, log, state, lambda: load_hooks(payload, options, log))
-    return load_hooks(payload, options, log).handle(payload)
+    return cold(HOST, payload, options, log, state, write_snapshot, READ_RULE_TEMPLATES)
 
 
 def load_hooks(payload: Mapping[str, Any], options: HookOptions, log: HookLog) -> ClaudeCodeHooks:
     """``ClaudeCodeHooks`` over the rule set loaded now for the event's directory."""
-    from ruleweave.config import RuleweaveConfig
-    from ruleweave.hosts.claude_code.handlers import ClaudeCodeHooks
-    from ruleweave.hosts.claude_code.native import hook_config
+    from ruleweave.hosts._core.answer import load_hooks as load
     from ruleweave.hosts.claude_code.served import READ_RULE_TEMPLATES
-    from ruleweave.ruleset import RuleSet
 
-    cwd = options.cwd or payload.get("cwd")
-    config = RuleweaveConfig(
-        cwd=cwd if isinstance(cwd, str) and cwd else os.getcwd(),
-        project_root=options.root,
-        event_log=options.event_log,
-        store=options.store,
-    )
     # The installer registers `ruleweave mcp` beside the hooks: notices name its read_rule tool.
-    leave_out = not options.include_native
-    ruleset = RuleSet.load(hook_config(config, leave_out_native=leave_out, templates=READ_RULE_TEMPLATES))
-    # Sessions whose queue holds pieces are marked in the state directory: the warm path then misses.
-    from ruleweave._kernel.delivery import MARKS
-    from ruleweave._kernel.state import state_directory
+    return load(HOST, payload, options, log, READ_RULE_TEMPLATES)  # type: ignore[return-value]
 
-    marks = os.path.join(state_directory(os.environ, os.path.expanduser("~")), MARKS)
-    return ClaudeCodeHooks(ruleset, leave_out_native=not options.include_native, log=log, queue_marks=marks)
+
+def _agents_md_native(config: Any) -> bool:
+    """Whether Claude Code loads ``AGENTS.md`` itself here (``native.agents_md_native``)."""
+    from ruleweave.hosts.claude_code.native import agents_md_native
+
+    return agents_md_native(config)
 
 
 HOST = Host(
@@ -250,6 +236,10 @@ HOST = Host(
     encode=encode,
     answer_warm=answer_warm,
     answer_cold=answer_cold,
+    notice_before=NOTICE_BEFORE,
+    delegation_tools=DELEGATION_TOOLS,
+    extractors="ruleweave.hosts.claude_code.paths",
+    native_check=_agents_md_native,
     scopes={
         "project": "<root>/.claude/settings.json",
         "local": "<root>/.claude/settings.local.json",

@@ -12,7 +12,7 @@ delivers ``AGENTS.md``, root and nested. Hook context over 10,000 characters is 
 cut by Claude Code but replaced by a file pointer, so every answer stays below
 that: the start context keeps the configured ``prompt_max_bytes`` and goes out in
 parts (``delivery.split_start``), a notice may take the whole limit, and
-``fit_context`` cuts only a notice alone over it. The facts themselves
+``ruleweave.hosts._core.native.fit_context`` cuts only a notice alone over it. The facts themselves
 (``NATIVE_PROVIDER``, ``NATIVE_FILES``, ``NATIVE_FALLBACK``, ``CONTEXT_LIMIT``) are the host's
 declaration, ``ruleweave.hosts.claude_code``.
 """
@@ -22,60 +22,21 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ruleweave.hosts.claude_code import (
-    AGENTS_MD_PLUGIN,
-    CONTEXT_LIMIT,
-    NATIVE_FALLBACK,
-    NATIVE_FILES,
-    NATIVE_PROVIDER,
-)
+from ruleweave.hosts.claude_code import AGENTS_MD_PLUGIN, NATIVE_FILES
 
 if TYPE_CHECKING:
     from ruleweave.config import RuleweaveConfig
 
-HOOK_NOTICE_BYTES = CONTEXT_LIMIT
-"""Byte budget of one rule's or file's notice in a hook, whatever the config says: each goes out alone
-if need be (``delivery``), so only a rule whose notice alone is over the limit is cut."""
-
-_CUT_MARKER = (
-    "\n[ruleweave: {dropped} bytes left out to stay under Claude Code's 10,000-character hook limit{where}]"
-)
-
-
 def hook_config(
     config: RuleweaveConfig, *, leave_out_native: bool = True, templates: Mapping[str, str] | None = None
 ) -> RuleweaveConfig:
-    """``config`` for Claude Code hooks: notices within the hook limit, and without what Claude Code loads.
+    """``config`` for Claude Code's hooks (``ruleweave.hosts._core.native.hook_config`` with its ``HOST``)."""
+    from ruleweave.hosts._core.native import hook_config as for_host
+    from ruleweave.hosts.claude_code import HOST
 
-    The prompt contribution keeps the configured ``prompt_max_bytes``: a start context
-    longer than one answer goes out in parts (``delivery.split_start``).
-
-    Args:
-        config: The caller's configuration.
-        leave_out_native: Drop the ``claude`` provider and the instruction files Claude Code
-            reads itself (``NATIVE_FILES``, and ``NATIVE_FALLBACK`` where ``agents_md_native``).
-        templates: Template defaults of this way of running the hooks (how a rule is read in
-            full: ``served.READ_RULE_TEMPLATES``); the caller's own overrides win.
-
-    Returns:
-        The derived configuration (``config`` itself when nothing changes).
-    """
-    update: dict[str, Any] = {}
-    if config.notice_max_bytes != HOOK_NOTICE_BYTES:  # each notice goes out alone: the limit is the budget
-        update["notice_max_bytes"] = HOOK_NOTICE_BYTES
-    if leave_out_native:
-        if NATIVE_PROVIDER not in config.disabled_providers:
-            update["disabled_providers"] = config.disabled_providers | {NATIVE_PROVIDER}
-        native = NATIVE_FILES | NATIVE_FALLBACK if agents_md_native(config) else NATIVE_FILES
-        kept = tuple(name for name in config.instruction_files if name not in native)
-        if kept != config.instruction_files:
-            update["instruction_files"] = kept
-    missing = {name: text for name, text in (templates or {}).items() if name not in config.templates}
-    if missing:
-        update["templates"] = {**config.templates, **missing}
-    return config.replace(**update) if update else config
+    return for_host(config, HOST, leave_out_native=leave_out_native, templates=templates)
 
 
 _SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
@@ -126,30 +87,3 @@ def _plugin_enabled(config: RuleweaveConfig) -> bool:
         if isinstance(plugins, dict) and isinstance(plugins.get(AGENTS_MD_PLUGIN), bool):
             enabled = plugins[AGENTS_MD_PLUGIN]
     return enabled
-
-
-def fit_context(text: str, *, where: str | None = None, limit: int = CONTEXT_LIMIT) -> tuple[str, bool]:
-    """``text`` cut on a line boundary to stay within ``limit`` UTF-16 code units (as Claude Code counts).
-
-    Args:
-        text: The context.
-        where: Where the whole text is (``rule://name``, a path), for the marker.
-        limit: The most UTF-16 code units.
-
-    Returns:
-        The text, ending with a marker saying how many bytes were left out and where the whole
-        text is when it was cut, and whether it was cut.
-    """
-    from ruleweave._kernel.delivery import utf16_len
-
-    if utf16_len(text) <= limit:
-        return text, False
-    size = len(text.encode("utf-8", "surrogatepass"))
-    tail = "" if where is None else f"; whole text at {where}"
-    marker = _CUT_MARKER.format(dropped=size, where=tail)  # the widest the count can be
-    room = limit - utf16_len(marker)
-    head = text.encode("utf-16-le", "surrogatepass")[: 2 * max(room, 0)].decode("utf-16-le", "ignore")
-    newline = head.rfind("\n")
-    head = head[:newline] if newline > 0 else head
-    dropped = size - len(head.encode("utf-8", "surrogatepass"))
-    return head + _CUT_MARKER.format(dropped=dropped, where=tail), True

@@ -109,6 +109,9 @@ CLAUDE_CODE_EXTRACTORS: Mapping[str, Extractor] = {
 }
 """Extractors for Claude Code's tools whose arguments name paths in their own way."""
 
+EXTRACTORS = CLAUDE_CODE_EXTRACTORS
+"""The host's extractors, by the name ``Host.extractors`` reads."""
+
 _BY_TOOL = {tool.lower(): extractor for tool, extractor in CLAUDE_CODE_EXTRACTORS.items()}
 
 

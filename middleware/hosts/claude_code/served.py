@@ -178,9 +178,9 @@ class HookServer:
         key = os.path.normpath(os.path.abspath(str(cwd)))
         if not snapshot:
             return load_hooks(payload, options, self.log).handle(payload)
-        from ruleweave.hosts.claude_code import snapshot as snapshots
+        from ruleweave.hosts._core import snapshot as snapshots
 
-        current = snapshots.load(options, key, self.state)
+        current = snapshots.load(HOST, options, key, self.state)
         held = self._loaded.get(key)
         if current is not None and held is not None and held[0] == current["fingerprint"]:
             return held[1].handle(payload)
@@ -188,8 +188,8 @@ class HookServer:
 
     def _reload(self, payload: Mapping[str, Any], key: str) -> dict[str, Any] | None:
         """Load the rules (writing the snapshot, as the command hook's full path does) and keep them."""
-        from ruleweave.hosts.claude_code import snapshot as snapshots
-        from ruleweave.hosts.claude_code.snapshot_build import answer_and_snapshot
+        from ruleweave.hosts._core import snapshot as snapshots
+        from ruleweave.hosts._core.snapshot_build import answer_and_snapshot
 
         loaded: list[ClaudeCodeHooks] = []
 
@@ -197,8 +197,8 @@ class HookServer:
             loaded.append(load_hooks(payload, self.options, self.log))
             return loaded[-1]
 
-        found = answer_and_snapshot(payload, self.options, self.log, self.state, load)
-        current = snapshots.load(self.options, key, self.state)
+        found = answer_and_snapshot(HOST, payload, self.options, self.log, self.state, load)
+        current = snapshots.load(HOST, self.options, key, self.state)
         if loaded and current is not None:
             self._loaded[key] = (current["fingerprint"], loaded[-1])
             while len(self._loaded) > 8:  # a session's cwd rarely changes: keep a few, forget the oldest

@@ -15,11 +15,12 @@ import pytest
 
 from ruleweave import MemoryStore, RuleweaveConfig, SessionStore
 from ruleweave._kernel.delivery import MARKS, RECORD_LIMIT, marked, read_entry, utf16_len
+from ruleweave.hosts._core import snapshot
+from ruleweave.hosts._core.delivery import CONTINUED, split_start
+from ruleweave.hosts._core.hooks import COMPACTED_HEADER
+from ruleweave.hosts._core.native import fit_context as fit
 from ruleweave.hosts._options import HookOptions
-from ruleweave.hosts.claude_code import CONTEXT_LIMIT, ClaudeCodeHooks, snapshot
-from ruleweave.hosts.claude_code.delivery import CONTINUED, split_start
-from ruleweave.hosts.claude_code.handlers import COMPACTED_HEADER
-from ruleweave.hosts.claude_code.native import fit_context
+from ruleweave.hosts.claude_code import CONTEXT_LIMIT, HOST, ClaudeCodeHooks
 from ruleweave.store import SQLiteStore
 from tests.conftest import WriteTree
 from tests.hosts.claude_code.conftest import RunHook, context_of, event, read_event
@@ -187,6 +188,10 @@ def test_the_record_is_bounded(write_tree: WriteTree) -> None:
     assert len(store.deliveries("s1")) == RECORD_LIMIT
 
 
+def fit_context(text: str, where: str | None = None) -> tuple[str, bool]:
+    return fit(text, where=where, limit=10_000, agent="Claude Code")
+
+
 def test_fit_context_counts_utf16_and_names_the_whole() -> None:
     """The last-resort cut: within the limit in UTF-16 units, on a line boundary, with a marker."""
     text = "\n".join("🙂" * 50 for _ in range(200))  # 10,200 code points, 20,200 UTF-16 units
@@ -206,13 +211,13 @@ def test_command_hook_answers_never_exceed_the_limit_and_the_warm_path_waits(
     monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state_dir))
     pending = read(root, "src/other.txt", "c1")
     assert marked(str(state_dir / MARKS), "s1")
-    assert snapshot.answer(pending, HookOptions()) is snapshot.MISS  # the mark: the queue goes first
+    assert snapshot.answer(HOST, pending, HookOptions()) is snapshot.MISS  # the mark: the queue goes first
     for i in range(1, RULES + 2):
         texts.append(context_of(run_hook(read(root, "src/other.txt", f"c{i}"))[1]))
     assert all(utf16_len(t) <= CONTEXT_LIMIT for t in texts)
     assert [n for t in texts for n in rules_in(t)] == [f"r{n}" for n in range(1, RULES + 1)]
     assert not marked(str(state_dir / MARKS), "s1")
-    assert snapshot.answer(read(root, "src/other.txt", "c99"), HookOptions()) is None  # warm again
+    assert snapshot.answer(HOST, read(root, "src/other.txt", "c99"), HookOptions()) is None  # warm again
     store = SQLiteStore(state_dir / "state.db")
     record = entries(store)
     assert [e["name"] for e in record if e["action"] == "delivered"] == [f"r{n}" for n in range(1, RULES + 1)]
@@ -227,7 +232,7 @@ def test_warm_answers_are_recorded(
     backdate(root)
     run_hook(read(root, "b.txt", "warm-up", session="other"))  # writes the snapshot
     monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state_dir))
-    answer = snapshot.answer(read(root, "a.py", "c1"), HookOptions())
+    answer = snapshot.answer(HOST, read(root, "a.py", "c1"), HookOptions())
     assert answer is not snapshot.MISS and "PY." in context(answer)  # type: ignore[arg-type]
     store = SQLiteStore(state_dir / "state.db")
     (only,) = entries(store)

@@ -114,7 +114,7 @@ def test_claude_agent_sdk_shares_the_queue_record_and_compaction(
 ) -> None:
     """A real ClaudeSDKClient session: the same queue and record in process, and ``/compact`` re-arms
     the rules under the header that they outrank the summary."""
-    from ruleweave.hosts.claude_code.handlers import COMPACTED_HEADER
+    from ruleweave.hosts._core.hooks import COMPACTED_HEADER
 
     project = write_project(tmp_path / "project")
     rw = RuleweaveClaudeAgent(RuleweaveConfig(cwd=project))

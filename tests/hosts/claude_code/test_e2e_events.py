@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from ruleweave.hosts.claude_code.handlers import COMPACTED_HEADER
+from ruleweave.hosts._core.hooks import COMPACTED_HEADER
 from tests.hosts.claude_code.mock_messages import MockMessages, Reply, reply, text, tool
 from tests.hosts.claude_code.scenario import TURN_2, dumped, tool_ids, write_project
 from tests.hosts.claude_code.test_e2e_cli import cli_env, install_hooks, result_of, run_cli  # noqa: F401

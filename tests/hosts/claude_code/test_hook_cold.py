@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ruleweave.hosts.claude_code import snapshot_build
+from ruleweave.hosts._core import snapshot_build
 from tests.conftest import WriteTree
 from tests.hosts.claude_code.conftest import RULEWEAVE, RunHook, context_of, event, read_event
 from tests.hosts.claude_code.test_hook_snapshot import PLAIN_FILES, backdate

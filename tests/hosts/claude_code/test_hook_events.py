@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 
 from ruleweave import RuleweaveConfig
+from ruleweave.hosts._core import snapshot
+from ruleweave.hosts._core.hooks import COMPACTED_HEADER
 from ruleweave.hosts._options import HookOptions
-from ruleweave.hosts.claude_code import snapshot
-from ruleweave.hosts.claude_code.handlers import COMPACTED_HEADER, ClaudeCodeHooks
+from ruleweave.hosts.claude_code import HOST
+from ruleweave.hosts.claude_code.handlers import ClaudeCodeHooks
 from ruleweave.testing import MemoryStore
 from tests.conftest import WriteTree
 from tests.hosts.claude_code.conftest import RunHook, context_of, event, read_event
@@ -188,7 +190,8 @@ def test_the_warm_path_leaves_delegations_and_subagent_starts_to_the_full_path(
     delegation = event(root, "PreToolUse", tool_name="Agent", tool_input={"prompt": "Read src/app.py"})
     assert fast(delegation, state_dir, monkeypatch) is snapshot.MISS
     assert fast(event(root, "SubagentStart", agent_id="a1"), state_dir, monkeypatch) is snapshot.MISS
-    assert snapshot.answer(event(root, "PreToolUse", tool_name="Bash", tool_input={}), HookOptions()) is None
+    bash = event(root, "PreToolUse", tool_name="Bash", tool_input={})
+    assert snapshot.answer(HOST, bash, HookOptions()) is None
 
 
 def test_the_async_handlers_answer_the_new_events_as_the_sync_ones(write_tree: WriteTree) -> None:

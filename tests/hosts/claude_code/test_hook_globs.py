@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from ruleweave import RuleSet, RuleweaveConfig
-from ruleweave.hosts.claude_code import snapshot
+from ruleweave.hosts._core import snapshot
+from ruleweave.hosts._core.snapshot_build import _entries
 from ruleweave.hosts.claude_code.native import hook_config
-from ruleweave.hosts.claude_code.snapshot_build import _entries
 from tests.conftest import WriteTree
 
 GLOBS = [

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ruleweave.hosts.claude_code import snapshot
+from ruleweave.hosts._core import snapshot
 from ruleweave.hosts.claude_code.paths import CLAUDE_CODE_EXTRACTORS
 from ruleweave.session.touch import TouchExtractors
 from tests.conftest import WriteTree

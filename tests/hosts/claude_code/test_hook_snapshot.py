@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from ruleweave._kernel.ledger import reminder_key
+from ruleweave.hosts._core import snapshot
 from ruleweave.hosts._options import HookOptions
-from ruleweave.hosts.claude_code import CONTEXT_LIMIT, snapshot
+from ruleweave.hosts.claude_code import CONTEXT_LIMIT, HOST
 from tests.conftest import WriteTree
 from tests.hosts.claude_code.conftest import RULEWEAVE, RunHook, context_of, event, read_event
 
@@ -57,7 +58,7 @@ def warm(run_hook: RunHook, root: Path, *paths: str) -> None:
 def fast(payload: dict[str, Any], state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> object:
     """What the snapshot alone answers (in process), or ``snapshot.MISS``."""
     monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state_dir))
-    return snapshot.answer(payload, HookOptions())
+    return snapshot.answer(HOST, payload, HookOptions())
 
 
 EVENTS = [
@@ -234,7 +235,7 @@ def test_the_snapshot_key_holds_every_variable_the_config_reads() -> None:
     import re
 
     import ruleweave.config
-    from ruleweave.hosts.claude_code.snapshot import ENVIRONMENT
+    from ruleweave.hosts._core.snapshot import ENVIRONMENT
 
     source = Path(ruleweave.config.__file__).read_text(encoding="utf-8")
     read = set(re.findall(r"env\.get\(\"([A-Z_]+)\"\)", source))

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from ruleweave import RuleSet, RuleweaveConfig
+from ruleweave.hosts._core import snapshot
 from ruleweave.hosts._options import HookOptions
-from ruleweave.hosts.claude_code import snapshot
+from ruleweave.hosts.claude_code import HOST
 from ruleweave.store import SQLiteStore
 from tests.hosts.claude_code.conftest import RunHook, context_of, read_event
 from tests.hosts.claude_code.test_hook_snapshot import plain, warm
@@ -27,7 +28,7 @@ def warm_answer(
 ) -> object:
     """What the snapshot alone answers (in process) with ``--store store``, or ``snapshot.MISS``."""
     monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state_dir))
-    return snapshot.answer(payload, HookOptions(store=store))
+    return snapshot.answer(HOST, payload, HookOptions(store=store))
 
 
 def test_a_store_url_with_a_ttl_is_claimed_warm_in_its_file(

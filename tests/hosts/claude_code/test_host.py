@@ -162,7 +162,7 @@ OFF_THE_WARM_PATH = (
     "typing", "argparse", "dataclasses", "importlib", "textwrap", "ruleweave.errors",
     "ruleweave.cli.hook", "ruleweave.cli.common", "ruleweave.hosts.claude_code.handlers",
     "ruleweave.hosts.claude_code.native", "ruleweave.hosts.claude_code.settings",
-    "ruleweave.hosts.claude_code.snapshot_build",
+    "ruleweave.hosts._core.snapshot_build",
 )
 """What the host machinery must not add to a warm hook process: the parser, the error tree, the
 declaration's cold-path helpers, and no other host's module."""

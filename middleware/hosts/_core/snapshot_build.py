@@ -1,7 +1,7 @@
 """Writing the hook's snapshot: what the full path read, recorded while it answered.
 
 ``answer_and_snapshot`` loads the rule set and answers the event as
-``ClaudeCodeHooks`` does, recording every file opened, directory listed and
+``HostHooks`` does, recording every file opened, directory listed and
 path looked at (an audit hook for ``open``/``os.listdir``/``os.scandir``,
 and ``os.stat``/``os.lstat`` wrapped while it runs), then writes what
 ``snapshot`` needs next time. Files that Python's own imports read, the
@@ -27,7 +27,8 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from ruleweave._kernel.globtable import KEYS
-from ruleweave.hosts.claude_code.snapshot import (
+from ruleweave.hosts import AFTER_TOOL
+from ruleweave.hosts._core.snapshot import (
     FORMAT,
     dep_state,
     dir_path,
@@ -37,9 +38,10 @@ from ruleweave.hosts.claude_code.snapshot import (
 )
 
 if TYPE_CHECKING:
+    from ruleweave.hosts import Host
+    from ruleweave.hosts._core.hooks import HostHooks
     from ruleweave.hosts._hook_log import HookLog
     from ruleweave.hosts._options import HookOptions
-    from ruleweave.hosts.claude_code.handlers import ClaudeCodeHooks
     from ruleweave.ruleset import RuleSet
 
 RACY_SECONDS = 2.0
@@ -241,23 +243,25 @@ def _chain(ruleset: RuleSet, directory: str) -> list[str]:
 
 
 def answer_and_snapshot(
+    agent: Host,
     payload: Mapping[str, Any],
     options: HookOptions,
     log: HookLog,
     state: str,
-    load: Callable[[], ClaudeCodeHooks],
+    load: Callable[[], HostHooks],
 ) -> dict[str, Any] | None:
-    """Answer with a freshly loaded rule set, and write the snapshot for the next events.
+    """Answer with a freshly loaded rule set, and write the host's snapshot for the next events.
 
     Args:
+        agent: The host.
         payload: The hook input.
         options: The hook's options.
         log: The hook log (snapshot write failures go there).
         state: The state directory.
-        load: Loads the rule set and makes the ``ClaudeCodeHooks``.
+        load: Loads the rule set and makes the ``HostHooks``.
 
     Returns:
-        The answer, exactly as ``ClaudeCodeHooks.handle`` gives it.
+        The answer, exactly as ``HostHooks.handle`` gives it.
     """
     excluded = _excluded(state)
     loading, calling = Recorder(excluded), Recorder(excluded)
@@ -270,7 +274,7 @@ def answer_and_snapshot(
         result = hooks.handle(payload)
         touched = _touched_dirs(hooks, payload)
     try:
-        _write(hooks, payload, options, state, loading, calling, touched, steering, rules, entries)
+        _write(agent, hooks, options, state, loading, calling, touched, steering, rules, entries)
     except Exception as exc:  # a snapshot is an optimisation: never fail the answer for it
         log.write("hook_error", hook_event="snapshot", error=f"{type(exc).__name__}: {exc}")
     return result
@@ -288,13 +292,14 @@ def _steers(ruleset: RuleSet) -> bool:
     return ruleset.steering.spec is not None
 
 
-def _touched_dirs(hooks: ClaudeCodeHooks, payload: Mapping[str, Any]) -> dict[str, bool]:
-    """For a PostToolUse: each touched path's directory and whether it is clean (recorded as deps)."""
-    if payload.get("hook_event_name") != "PostToolUse":
+def _touched_dirs(hooks: HostHooks, payload: Mapping[str, Any]) -> dict[str, bool]:
+    """After a tool call: each touched path's directory and whether it is clean (recorded as deps)."""
+    event = hooks.host.read_event(payload)
+    if event.kind != AFTER_TOOL:
         return {}
     ruleset = hooks.ruleset
-    tool, args = payload.get("tool_name"), payload.get("tool_input")
-    if not isinstance(tool, str) or not isinstance(args, dict):
+    tool, args = event.tool, event.args
+    if not tool or not isinstance(args, dict):
         return {}
     out: dict[str, bool] = {}
     for raw in ruleset.extractors.path_strings(tool, args, str(ruleset.config.cwd)):
@@ -304,8 +309,8 @@ def _touched_dirs(hooks: ClaudeCodeHooks, payload: Mapping[str, Any]) -> dict[st
 
 
 def _write(
-    hooks: ClaudeCodeHooks,
-    payload: Mapping[str, Any],
+    agent: Host,
+    hooks: HostHooks,
     options: HookOptions,
     state: str,
     loading: Recorder,
@@ -318,7 +323,7 @@ def _write(
     ruleset = hooks.ruleset
     config = ruleset.config
     cwd = str(config.cwd)
-    key = snapshot_key(options, cwd)
+    key = snapshot_key(agent, options, cwd)
     path = snapshot_path(state, key)
     racy = time.time_ns() - int(RACY_SECONDS * 1e9)
     if any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in loading.deps()):

@@ -32,13 +32,27 @@ import zlib
 
 from ruleweave._kernel import delivery, ledger
 from ruleweave._kernel.state import STATE_FILE, parse_store_url, state_directory
-from ruleweave.hosts.claude_code import CONTEXT_LIMIT, DELEGATION_TOOLS, NOTICE_BEFORE
+from ruleweave.hosts import (
+    AFTER_TOOL,
+    AGENT_START,
+    BEFORE_TOOL,
+    CHUNK,
+    CONTEXT,
+    PRE_COMPACT,
+    SESSION_CLEAR,
+    SESSION_COMPACT,
+    SESSION_RESUME,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
+    from ruleweave.hosts import HookEvent, Host
     from ruleweave.hosts._options import HookOptions
 
 FORMAT = 4
@@ -53,11 +67,12 @@ ENVIRONMENT = ("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "RULEWEAVE_HOME", "XDG
 rule set."""
 
 
-def snapshot_key(options: HookOptions, cwd: str) -> str:
-    """What a snapshot is valid for: the directory, the options and the environment that shape the rule
-    set (a snapshot built under another ``HOME`` only records that home's files)."""
+def snapshot_key(agent: Host, options: HookOptions, cwd: str) -> str:
+    """What a snapshot is valid for: the host (what it reads itself is left out), the directory, the
+    options and the environment that shape the rule set (a snapshot built under another ``HOME`` only
+    records that home's files)."""
     env = [os.environ.get(name) for name in ENVIRONMENT]
-    return json.dumps([FORMAT, cwd, options.root, options.include_native, env])
+    return json.dumps([FORMAT, agent.name, cwd, options.root, options.include_native, env])
 
 
 def snapshot_path(state: str, key: str) -> str:
@@ -117,9 +132,10 @@ def read_json(path: str) -> Any:
         os.close(fd)
 
 
-def load(options: HookOptions, cwd: str, state: str) -> dict[str, Any] | None:
-    """The snapshot for this directory and options, if there is one and its rule-set deps are current."""
-    key = snapshot_key(options, cwd)
+def load(agent: Host, options: HookOptions, cwd: str, state: str) -> dict[str, Any] | None:
+    """The host's snapshot for this directory and options, if there is one and its rule-set deps are
+    current."""
+    key = snapshot_key(agent, options, cwd)
     path = snapshot_path(state, key)
     data = read_json(path)
     if not isinstance(data, dict) or data.get("key") != key or not current(data["deps"]):
@@ -139,10 +155,17 @@ def directory_entry(data: dict[str, Any], directory: str) -> bool:
     )
 
 
-def answer(payload: Mapping[str, Any], options: HookOptions) -> object:
-    """The hook's answer from the snapshot, or ``MISS``.
+_NO_WARM = frozenset(
+    {SESSION_START, SESSION_RESUME, SESSION_CLEAR, SESSION_COMPACT, PRE_COMPACT, AGENT_START}
+)
+"""Kinds answered once per session or subagent, recording that in the store: the full path's job."""
+
+
+def answer(agent: Host, payload: Mapping[str, Any], options: HookOptions) -> object:
+    """The hook's answer from the host's snapshot, or ``MISS``.
 
     Args:
+        agent: The host.
         payload: The hook input.
         options: The hook's options.
 
@@ -151,67 +174,56 @@ def answer(payload: Mapping[str, Any], options: HookOptions) -> object:
     """
     if options.event_log is not None:
         return MISS  # the full path logs every event; this one logs none
-    event, session_id = payload.get("hook_event_name"), payload.get("session_id")
-    if not isinstance(event, str) or not isinstance(session_id, str) or not session_id:
-        return None  # what ClaudeCodeHooks answers too
-    cwd = options.cwd or payload.get("cwd")
+    event = agent.read_event(payload)
+    if event.name is None or not event.session_id:
+        return None  # what HostHooks answers too
+    cwd = options.cwd or event.cwd
     if not isinstance(cwd, str) or not cwd:
         return MISS
     cwd = os.path.normpath(os.path.abspath(cwd))
     state = state_directory(os.environ, os.path.expanduser("~"))
-    queue = delivery.queue_id(session_id, where_agent(payload))
-    if _context_event(event, payload) and delivery.marked(os.path.join(state, delivery.MARKS), queue):
+    queue = delivery.queue_id(event.session_id, event.agent_id)
+    if _context_event(agent, event) and delivery.marked(os.path.join(state, delivery.MARKS), queue):
         return MISS  # pieces wait in the session's queue: they go out with this answer, the full path's job
-    data = load(options, cwd, state)
+    kind = event.kind
+    if kind is None:
+        return None
+    if kind in _NO_WARM:
+        return MISS
+    data = load(agent, options, cwd, state)
     if data is None:
         return MISS
     flags = data["flags"]
-    if event == "SessionStart":
-        # Once per session, and it records in the store that the session got its start
-        # context (so that a resumed session is not given it twice): the full path's job.
-        return MISS
-    if event == "UserPromptSubmit":
+    if kind == USER_PROMPT:
         return MISS if flags["steering"] or flags["ttsr"] else None
-    if event == "PreToolUse":
-        tool = payload.get("tool_name")
-        if flags["steering"] or flags["ttsr"] or tool in DELEGATION_TOOLS:
-            return MISS  # a refusal to decide, or a delegated task to keep for its SubagentStart
-        return _post_tool_use(payload, options, data, state, session_id) if tool in NOTICE_BEFORE else None
-    if event == "SubagentStart":
-        return MISS  # once per subagent: the full path answers
-    if event == "Stop":
+    if kind == BEFORE_TOOL:
+        if flags["steering"] or flags["ttsr"] or event.tool in agent.delegation_tools:
+            return MISS  # a refusal to decide, or a delegated task to keep for its subagent's start
+        return _notices(agent, event, options, data, state) if event.tool in agent.notice_before else None
+    if kind in (STOP, CHUNK):
         return MISS if flags["ttsr"] else None
-    if event == "PostToolUse":
-        return _post_tool_use(payload, options, data, state, session_id)
+    if kind == AFTER_TOOL:
+        return _notices(agent, event, options, data, state)
     return None
 
 
-def _context_event(event: str, payload: Mapping[str, Any]) -> bool:
+def _context_event(agent: Host, event: HookEvent) -> bool:
     """Whether the full path would add context to this event (and so deliver a waiting queue with it)."""
-    if event == "PreToolUse":
-        return payload.get("tool_name") in NOTICE_BEFORE
-    return event in ("UserPromptSubmit", "PostToolUse")
+    if event.kind == BEFORE_TOOL:
+        return event.tool in agent.notice_before
+    return event.kind in (USER_PROMPT, AFTER_TOOL)
 
 
-def where_agent(payload: Mapping[str, Any]) -> str | None:
-    """The subagent an event belongs to (``None``: the main agent)."""
-    agent = payload.get("agent_id")
-    return agent if isinstance(agent, str) and agent else None
-
-
-def _post_tool_use(
-    payload: Mapping[str, Any], options: HookOptions, data: dict[str, Any], state: str, session_id: str
-) -> object:
-    tool, args, call_id = payload.get("tool_name"), payload.get("tool_input"), payload.get("tool_use_id")
-    if not isinstance(tool, str) or not isinstance(args, dict):
+def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str, Any], state: str) -> object:
+    """The notices of the paths a tool call touches (after it ran, or before an edit of
+    ``Host.notice_before``), claimed in the store."""
+    tool, args, call_id = event.tool, event.args, event.call_id
+    if not tool or not isinstance(args, dict):
         return MISS
-    call_id = call_id if isinstance(call_id, str) and call_id else None
     from ruleweave._kernel.paths import PATCH_KEYS, call_paths, default_paths
 
     if tool.lower() in data["extractors"]:  # a tool the rule set has its own extractor for
-        from ruleweave.hosts.claude_code.paths import extractor_for
-
-        extractor = extractor_for(tool)
+        extractor = _extractor_for(agent, tool)
         if extractor is None:
             return MISS
     elif any(key in args for key in PATCH_KEYS):
@@ -223,14 +235,13 @@ def _post_tool_use(
     if matches is None:
         return MISS
     parts = [text for _, _, text in matches]
-    if delivery.utf16_len(delivery.SEPARATOR.join(parts)) > CONTEXT_LIMIT:
+    limit = agent.context_limit
+    if delivery.utf16_len(delivery.SEPARATOR.join(parts)) > limit:
         return MISS  # more than one answer holds: the full path sends what fits and queues the rest
-    event = payload["hook_event_name"]  # PostToolUse, or PreToolUse of an edit (its notices go out before)
-    agent_id = payload.get("agent_id")
-    if isinstance(agent_id, str) and agent_id:  # a subagent's own ledger (``ledger.agent_scope``)
-        scope = ledger.agent_scope(agent_id)
+    if event.agent_id is not None:  # a subagent's own ledger (``ledger.agent_scope``)
+        scope = ledger.agent_scope(event.agent_id)
         matches = [(ledger.scoped_key(key, scope), record, part) for key, record, part in matches]
-    after = event == "PostToolUse"
+    after = event.kind == AFTER_TOOL
     take = ledger.reminder_key(call_id) if after and call_id is not None and data["flags"]["ttsr"] else None
     if matches or take is not None:
         db = store_file(options, state)
@@ -243,12 +254,12 @@ def _post_tool_use(
             return MISS  # no state file yet, or not one of this schema: SQLiteStore decides
         # Not closed here: closing the last connection checkpoints the WAL (an fsync); the
         # hook process exits without it, and the next commit's auto-checkpoint does that work.
-        queue = delivery.queue_id(session_id, where_agent(payload))
+        queue = delivery.queue_id(event.session_id, event.agent_id)
         answered: list[Any] = ["", False]  # the answer's text; whether a kept reminder was queued
         claimed = claim_unless_queued(
-            conn, session_id, queue, [k for k, _, _ in matches], call_id,
+            conn, event.session_id, queue, [k for k, _, _ in matches], call_id,
             [r for _, r, _ in matches] if call_id is not None else [], take,
-            _recorder(payload, event, call_id, matches, parts, queue, answered),
+            _recorder(event, limit, matches, parts, queue, answered),
             ttl=DEFAULT_TTL if db[1] is None else db[1],
         )
         if claimed is None:
@@ -257,13 +268,23 @@ def _post_tool_use(
             delivery.set_mark(os.path.join(state, delivery.MARKS), queue, True)
         if not answered[0]:
             return None
-        return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": answered[0]}}
+        return agent.encode(event, CONTEXT, answered[0])
     return None
 
 
+def _extractor_for(agent: Host, tool: str) -> Any:
+    """The host's own extractor for ``tool`` (``Host.extractors``), or ``None``."""
+    if agent.extractors is None:
+        return None
+    import sys
+
+    __import__(agent.extractors)  # not importlib: the warm path runs without it
+    return sys.modules[agent.extractors].extractor_for(tool)
+
+
 def _recorder(
-    payload: Mapping[str, Any], event: str, call_id: str | None, matches: Sequence[tuple[str, str, str]],
-    parts: Sequence[str], queue: str, answered: list[Any],
+    event: HookEvent, limit: int, matches: Sequence[tuple[str, str, str]], parts: Sequence[str], queue: str,
+    answered: list[Any],
 ) -> Callable[[Any, list[bool], str | None], None]:
     """What runs last in the claim's transaction: the answer's text (into ``answered[0]``), its delivery
     record entries, and a kept reminder that does not fit beside the notices queued (``answered[1]``)."""
@@ -273,7 +294,7 @@ def _recorder(
 
         from ruleweave._kernel.sqlite import append_entries, push_queue
 
-        where = (time.time(), event, call_id, where_agent(payload))
+        where = (time.time(), event.name, event.call_id, event.agent_id)
         sent = [(match, part) for match, part, flag in zip(matches, parts, won, strict=True) if flag]
         text = delivery.SEPARATOR.join(part for _, part in sent)
         entries = []
@@ -283,15 +304,15 @@ def _recorder(
             entries.append(delivery.entry("delivered", kind, name, path, where, size=len(part.encode())))
         if kept and kept not in text:
             size = len(kept.encode())
-            if delivery.utf16_len(text) + len(delivery.SEPARATOR) + delivery.utf16_len(kept) <= CONTEXT_LIMIT:
+            if delivery.utf16_len(text) + len(delivery.SEPARATOR) + delivery.utf16_len(kept) <= limit:
                 text = f"{text}{delivery.SEPARATOR}{kept}" if text else kept
                 entries.append(delivery.entry("delivered", "reminder", "", "", where, size=size))
             else:  # no room beside the notices: it goes out with the next answer
                 entries.append(delivery.entry("queued", "reminder", "", "", where, size=size))
-                item = delivery.item("", "reminder", "", "", kept, 0, event, call_id, where[0])
+                item = delivery.item("", "reminder", "", "", kept, 0, event.name, event.call_id, where[0])
                 push_queue(conn, queue, [item], front=False)
                 answered[1] = True
-        append_entries(conn, payload["session_id"], entries)
+        append_entries(conn, event.session_id, entries)
         answered[0] = text
 
     return record

@@ -1,6 +1,7 @@
-"""Every hook answer under Claude Code's context limit, and nothing silently lost: send, queue, record.
+"""Every hook answer under its agent's context limit, and nothing silently lost: send, queue, record.
 
-Claude Code takes at most ``CONTEXT_LIMIT`` (10,000) UTF-16 code units of
+Each host declares how much context one hook answer may add (``Host.context_limit``).
+Claude Code, for one, takes at most ``CONTEXT_LIMIT`` (10,000) UTF-16 code units of
 ``additionalContext`` per hook answer; a longer one is not cut but saved to a
 file, and the model sees a pointer and a 2,000-character preview (the bundled
 CLI 2.1.332: threshold ``1e4`` on the string's ``length``, preview ``2000``).
@@ -40,9 +41,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ruleweave._kernel.delivery import SEPARATOR, entry, item, queue_id, read_item, set_mark, utf16_len
-from ruleweave.hosts import SESSION_CLEAR, SESSION_COMPACT, SESSION_RESUME, SESSION_START, USER_PROMPT
-from ruleweave.hosts.claude_code import CONTEXT_LIMIT
-from ruleweave.hosts.claude_code.native import fit_context
+from ruleweave.hosts import (
+    PRE_COMPACT,
+    SESSION_CLEAR,
+    SESSION_COMPACT,
+    SESSION_RESUME,
+    SESSION_START,
+    USER_PROMPT,
+)
+from ruleweave.hosts._core.native import fit_context
 
 if TYPE_CHECKING:
     from ruleweave.hosts import HookEvent
@@ -56,7 +63,10 @@ if TYPE_CHECKING:
 Cut = tuple[str, str, str, int]
 """``(kind, name, path, bytes dropped)`` of a file or rule a budget shortened inside a piece."""
 
-_STARTS = frozenset({SESSION_START, SESSION_RESUME, SESSION_CLEAR, SESSION_COMPACT})
+_STARTS = frozenset({SESSION_START, SESSION_RESUME, SESSION_CLEAR, SESSION_COMPACT, PRE_COMPACT})
+
+CONTEXT_LIMIT = 10_000
+"""The default limit of one answer (Claude Code's; every ``Delivery`` is given its host's)."""
 
 
 class Piece(NamedTuple):
@@ -107,7 +117,9 @@ def notice_pieces(injection: Injection | None) -> list[Piece]:
     return pieces
 
 
-def pieces_for(event: HookEvent, session: RuleSession, content: Content) -> tuple[list[Piece], list[Piece]]:
+def pieces_for(
+    event: HookEvent, session: RuleSession, content: Content, limit: int = CONTEXT_LIMIT
+) -> tuple[list[Piece], list[Piece]]:
     """What an event adds, as pieces: its own context for the turn, and its notices.
 
     Args:
@@ -115,6 +127,7 @@ def pieces_for(event: HookEvent, session: RuleSession, content: Content) -> tupl
         session: Its session.
         content: The start context (a session event) or steering (a user prompt) as text, a
             notice (``Injection``), or pieces.
+        limit: The most UTF-16 code units of one answer (the start context is split to fit).
 
     Returns:
         ``(turn, notices)``.
@@ -123,7 +136,7 @@ def pieces_for(event: HookEvent, session: RuleSession, content: Content) -> tupl
         if not content:
             return [], []
         if event.kind in _STARTS:
-            return prompt_piece(session.ruleset, content), []
+            return prompt_piece(session.ruleset, content, limit), []
         return [Piece("steering" if event.kind == USER_PROMPT else "context", "", "", content)], []
     if content is None or isinstance(content, list):
         return [], list(content or ())
@@ -164,7 +177,7 @@ def prompt_piece(ruleset: SessionRules, text: str, limit: int | None = CONTEXT_L
 
 CONTINUED = "[ruleweave: start context, part "
 """How the line above each part of a split start context begins (``split_start``). The same words at the
-start of a line of the start context itself are escaped (``handlers._unforged``): no rule can pass for it."""
+start of a line of the start context itself are escaped (``hooks._unforged``): no rule can pass for it."""
 
 _WITHIN_CHARS = 160
 """The most characters of the header line of the file or rule a ``CONTINUED`` line names."""
@@ -299,6 +312,8 @@ def plan(
     *,
     now: float,
     limit: int = CONTEXT_LIMIT,
+    agent: str = "Claude Code",
+    hold: bool = False,
 ) -> Plan:
     """Pack one answer (see the module docstring); pure: the caller takes and writes the queue.
 
@@ -309,6 +324,9 @@ def plan(
         notices: The event's notices and reminders (last).
         now: Wall-clock seconds, for the record.
         limit: The most UTF-16 code units of the answer.
+        agent: The agent's name, for the marker of a piece cut to the limit.
+        hold: Send nothing: every piece waits in the queue (an event that cannot add context the
+            next one must carry, e.g. the start context before a compaction).
 
     Returns:
         The ``Plan``.
@@ -340,11 +358,11 @@ def plan(
     used, cut_any = 0, False
     for index, (piece, raw) in enumerate(ordered):
         text, extra = piece.text, 0
-        if utf16_len(text) > limit:  # alone over the limit: the one cut this module makes
-            text = fit_context(text, where=_where(piece), limit=limit)[0]
+        if not hold and utf16_len(text) > limit:  # alone over the limit: the one cut this module makes
+            text = fit_context(text, where=_where(piece), limit=limit, agent=agent)[0]
             extra, cut_any = _size(piece.text) - _size(text), True
         need = utf16_len(text) + (len(SEPARATOR) if sent else 0)
-        if used + need > limit:  # this one and all after it wait, in order
+        if hold or used + need > limit:  # this one and all after it wait, in order
             for rest, rest_raw in ordered[index:]:
                 if rest_raw is not None:
                     back.append(rest_raw)
@@ -370,6 +388,7 @@ class Delivery:
         marks: A directory where a session whose queue holds pieces is marked
             (``ruleweave._kernel.delivery.set_mark``), for the hook's warm path.
         limit: The most UTF-16 code units of one answer.
+        agent: The agent's name, for the marker of a piece cut to the limit.
         clock: Wall-clock time source.
     """
 
@@ -379,25 +398,35 @@ class Delivery:
         *,
         marks: str | None = None,
         limit: int = CONTEXT_LIMIT,
+        agent: str = "Claude Code",
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.on_error = on_error
         self.marks = marks
         self.limit = limit
+        self.agent = agent
         self.clock = clock
 
     def send(
-        self, session: RuleSession, event: HookEvent, turn: Sequence[Piece], notices: Sequence[Piece]
+        self,
+        session: RuleSession,
+        event: HookEvent,
+        turn: Sequence[Piece],
+        notices: Sequence[Piece],
+        *,
+        hold: bool = False,
     ) -> Plan:
         """The answer's text; the queue (the main agent's or the subagent's) and the record are written
-        before it returns."""
+        before it returns (``hold``: every piece waits for the next answer)."""
         store, sid, queue = session.store, session.session_id, queue_id(session.session_id, event.agent_id)
         try:
             waiting = store.take_queue(queue)
         except Exception as exc:  # fail open: what waits stays there, this answer goes without it
             self.on_error(exc)
             waiting = []
-        done = plan(event, turn, waiting, notices, now=self.clock(), limit=self.limit)
+        done = plan(
+            event, turn, waiting, notices, now=self.clock(), limit=self.limit, agent=self.agent, hold=hold
+        )
         try:
             store.enqueue(queue, done.back, front=True)
         except Exception as exc:
@@ -425,7 +454,13 @@ class Delivery:
             self.on_error(exc)
 
     async def asend(
-        self, session: RuleSession, event: HookEvent, turn: Sequence[Piece], notices: Sequence[Piece]
+        self,
+        session: RuleSession,
+        event: HookEvent,
+        turn: Sequence[Piece],
+        notices: Sequence[Piece],
+        *,
+        hold: bool = False,
     ) -> Plan:
         """Async twin of ``send``."""
         store, sid, queue = session.store, session.session_id, queue_id(session.session_id, event.agent_id)
@@ -434,7 +469,9 @@ class Delivery:
         except Exception as exc:
             self.on_error(exc)
             waiting = []
-        done = plan(event, turn, waiting, notices, now=self.clock(), limit=self.limit)
+        done = plan(
+            event, turn, waiting, notices, now=self.clock(), limit=self.limit, agent=self.agent, hold=hold
+        )
         try:
             await store.aenqueue(queue, done.back, front=True)
         except Exception as exc:
