@@ -1,4 +1,4 @@
-"""Claude Code hook start-up: the PostToolUse round trip of ``ruleweave hook claude-code``.
+"""Hook start-up: the PostToolUse round trip of ``ruleweave hook <agent>``, Claude Code and every other host.
 
 A command hook is a new process per tool call. In paired rounds (each round
 runs every case once, so load on the machine hits all alike) this measures
@@ -17,9 +17,14 @@ wall time and the child's CPU time (user + system) of:
       Claude Code makes it, warm server (wall time of the call; CPU is the
       server's, not a child's, so not counted).
 
+  (g) per other host (Codex, Gemini CLI, Qwen Code, Cline, OpenCode): the warm
+      round trip of its own after-tool event, in its own input shape (as each
+      CLI sends it, captured from the real CLIs: docs/hosts/), paired with (a).
+
 The project is a temporary one with Cursor and Copilot rules, its files dated
 a minute back (a snapshot is not written while its files change). Goals:
-warm ≤ 2× and cold ≤ 6× ``python -c pass``; the MCP path ≤ 5 ms median. Run:
+warm ≤ 2× and cold ≤ 6× ``python -c pass`` (Claude Code), warm ≤ 2.5× for every
+other host; the MCP path ≤ 5 ms median. Run:
 ``python benchmarks/bench_hook.py [rounds]``.
 """
 
@@ -36,6 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
 
@@ -66,11 +72,13 @@ def make_project(base: Path) -> Path:
     return root
 
 
-def timed(argv: list[str], data: bytes, env: dict[str, str]) -> tuple[float, float, bytes]:
+def timed(
+    argv: list[str], data: bytes, env: dict[str, str], cwd: Path | None = None
+) -> tuple[float, float, bytes]:
     """Wall ms, child CPU ms, stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(argv, input=data, capture_output=True, env=env, check=True)
+    done = subprocess.run(argv, input=data, capture_output=True, env=env, check=True, cwd=cwd)
     wall = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
@@ -104,6 +112,71 @@ def mcp_round_trips(root: Path, env: dict[str, str], sessions: list[str]) -> lis
         return out
 
     return asyncio.run(run())
+
+
+def _codex(root: Path, session: str) -> dict[str, object]:
+    return {"session_id": session, "turn_id": "t1", "transcript_path": None, "cwd": str(root),
+            "hook_event_name": "PostToolUse", "model": "gpt-5.5", "permission_mode": "bypassPermissions",
+            "tool_name": "Bash", "tool_input": {"command": "cat src/app.py"},
+            "tool_response": "print('hi')\n", "tool_use_id": "call_1"}
+
+
+def _gemini(root: Path, session: str) -> dict[str, object]:
+    return {"session_id": session, "transcript_path": "/tmp/x.jsonl", "cwd": str(root),
+            "hook_event_name": "AfterTool", "timestamp": "2026-12-01T17:32:01.307Z", "tool_name": "read_file",
+            "tool_input": {"file_path": str(root / "src/app.py")},
+            "tool_response": {"llmContent": "print('hi')\n", "returnDisplay": ""}}
+
+
+def _qwen(root: Path, session: str) -> dict[str, object]:
+    return {"session_id": session, "transcript_path": "/tmp/x.jsonl", "cwd": str(root),
+            "hook_event_name": "PostToolUse", "timestamp": "2026-12-01T17:32:01.307Z",
+            "permission_mode": "yolo",
+            "tool_name": "read_file", "tool_input": {"file_path": str(root / "src/app.py")},
+            "tool_use_id": "call_1", "tool_response": {"llmContent": "print('hi')\n", "returnDisplay": ""},
+            "duration_ms": 24}
+
+
+def _cline(root: Path, session: str) -> dict[str, object]:  # no cwd: the hook runs in the session's
+    call = {"id": "call_1", "name": "read_files", "input": {"files": [{"path": "src/app.py"}]},
+            "output": [{"query": "src/app.py", "result": "1 | x", "success": True}]}
+    return {"clineVersion": "", "hookName": "tool_result", "timestamp": "2026-12-01T17:35:06.563Z",
+            "taskId": "conv_1", "sessionContext": {"rootSessionId": session}, "workspaceRoots": [str(root)],
+            "agent_id": "agent_1", "parent_agent_id": None, "tool_result": call}
+
+
+def _opencode(root: Path, session: str) -> dict[str, object]:  # what the installed plugin sends
+    return {"event": "tool.execute.after", "session_id": session, "cwd": str(root), "tool": "read",
+            "call_id": "call_1", "args": {"filePath": str(root / "src/app.py")}, "output": "print('hi')"}
+
+
+HOSTS = {"codex": _codex, "gemini": _gemini, "qwen": _qwen, "cline": _cline, "opencode": _opencode}
+"""Each other host's after-tool event reading ``src/app.py``, in its own input shape."""
+
+
+def other_hosts(root: Path, env: dict[str, str], rounds: int) -> None:
+    """(g): each host's warm round trip against ``python -c pass`` in the same rounds."""
+    print(f"(g) other hosts: warm after-tool round trip, median of {rounds} paired rounds")
+    for name, payload in HOSTS.items():
+        hook = [RULEWEAVE, "hook", name]
+
+        def data(session: str, payload: Any = payload) -> bytes:
+            return json.dumps(payload(root, session)).encode()
+
+        warm = subprocess.run(hook, input=data(f"{name}-warm-up"), env=env, cwd=root, check=True,
+                              capture_output=True)
+        base, walls, cpus = [], [], []
+        for i in range(rounds):
+            base.append(timed([sys.executable, "-c", "pass"], b"", env)[0])
+            wall, cpu, out = timed(hook, data(f"{name}-{i}"), env, cwd=root)
+            assert out == warm.stdout, f"{name}: the warm answer differs from the first one"
+            walls.append(wall)
+            cpus.append(cpu)
+        floor = statistics.median(base)
+        wall = statistics.median(walls)
+        print(f"  {name:10} {wall:7.1f} ms {wall / floor:5.2f}x   (python -c pass {floor:5.1f} ms; "
+              f"CPU {statistics.median(cpus):5.1f} ms)")
+    print("  goal: warm <= 2.5x python -c pass for every host")
 
 
 def main() -> None:
@@ -163,6 +236,7 @@ def main() -> None:
             print(f"  {label:32} {wall:7.1f} ms {ratios}")
         print("  goals: warm <= 2x, cold <= 6x python -c pass; (f) <= 5 ms; output byte-identical across "
               "(b), (c), (d), (f)")
+        other_hosts(root, env, rounds)
 
 
 if __name__ == "__main__":

@@ -122,6 +122,11 @@ class RuleweaveConfig:
         max_file_bytes: Cap on the bytes read from any one file.
         symlinks: Symbolic-link policy (see ``SymlinkPolicy``).
         instruction_files: Instruction file names looked up in each walk dir.
+        native_walk_files: Instruction file names an agent reads itself on the walk from the root to
+            the cwd, and only there (Codex's and Qwen Code's ``AGENTS.md``): left out of the start
+            blob, still delivered as nested files below the cwd.
+        native_user_files: User-tier instruction files (absolute paths) the agent reads itself
+            (Claude Code's ``~/.claude/CLAUDE.md``): left out of the start blob.
         parent_instructions: Also read Claude Code's ``CLAUDE.md`` / ``CLAUDE.local.md`` in the
             directories above the project root, as Claude Code does.
         instructions_max_bytes: Byte cap of the instruction files of the blob (Claude rules
@@ -188,6 +193,8 @@ class RuleweaveConfig:
     max_file_bytes: int
     symlinks: SymlinkPolicy
     instruction_files: tuple[str, ...]
+    native_walk_files: tuple[str, ...]
+    native_user_files: tuple[str, ...]
     parent_instructions: bool
     instructions_max_bytes: int
     keep_whole: tuple[str, ...]
@@ -234,6 +241,8 @@ class RuleweaveConfig:
         max_file_bytes: int = 256 * 1024,
         symlinks: SymlinkPolicy = "within",
         instruction_files: Iterable[str] = DEFAULT_INSTRUCTION_FILES,
+        native_walk_files: Iterable[str] = (),
+        native_user_files: Iterable[str] = (),
         parent_instructions: bool = True,
         instructions_max_bytes: int = 32 * 1024,
         keep_whole: Iterable[str] = (),
@@ -299,6 +308,8 @@ class RuleweaveConfig:
             "max_file_bytes": as_int("max_file_bytes", max_file_bytes, 1),
             "symlinks": as_choice("symlinks", symlinks, _SYMLINK_POLICIES),
             "instruction_files": as_strings("instruction_files", instruction_files),
+            "native_walk_files": as_strings("native_walk_files", native_walk_files),
+            "native_user_files": as_strings("native_user_files", native_user_files),
             "parent_instructions": as_bool("parent_instructions", parent_instructions),
             "instructions_max_bytes": as_int("instructions_max_bytes", instructions_max_bytes, 1),
             "keep_whole": as_strings("keep_whole", keep_whole),

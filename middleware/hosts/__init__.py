@@ -22,7 +22,7 @@ import sys
 
 TYPE_CHECKING = False  # not typing's: the hook's fast path imports this module
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
     from pathlib import Path
     from typing import Any, Protocol
 
@@ -86,7 +86,7 @@ if TYPE_CHECKING:
             """
 
 
-HOSTS: tuple[str, ...] = ("claude-code",)
+HOSTS: tuple[str, ...] = ("claude-code", "codex", "qwen", "gemini", "cline", "opencode")
 """Every host, by the name ``ruleweave hook``/``install`` take; ``claude-code`` is declared in
 ``ruleweave.hosts.claude_code`` (the name with ``_`` for ``-``)."""
 
@@ -239,12 +239,17 @@ class Host:
             MCP tool it has registered); ``None``: the ``rule://`` links.
         native_check: ``config`` → whether the agent loads ``native_fallback`` itself in that project;
             ``None``: it never does.
+        native_walk_only: The agent loads ``native_files`` only on the walk from the project root to
+            its cwd, never below (Codex, Qwen Code): nested ones still come as notices.
+        native_user: ``config`` → the user-tier instruction files the agent reads itself (its own
+            ``~/.claude/CLAUDE.md``, ``$CODEX_HOME/AGENTS.md``); ``None``: none.
     """
 
     __slots__ = (
         "answer_cold", "answer_warm", "context_limit", "delegation_tools", "encode", "events", "extractors",
         "installer", "name", "native_check", "native_fallback", "native_files", "native_provider",
-        "notice_before", "read_event", "read_rule_templates", "scopes", "title", "tools",
+        "native_user", "native_walk_only", "notice_before", "read_event", "read_rule_templates", "scopes",
+        "title", "tools",
     )
 
     def __init__(
@@ -269,6 +274,8 @@ class Host:
         extractors: str | None = None,
         read_rule_templates: Mapping[str, str] | None = None,
         native_check: Callable[[RuleweaveConfig], bool] | None = None,
+        native_walk_only: bool = False,
+        native_user: Callable[[RuleweaveConfig], Sequence[Path]] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -289,6 +296,8 @@ class Host:
         self.extractors = extractors
         self.read_rule_templates = read_rule_templates
         self.native_check = native_check
+        self.native_walk_only = native_walk_only
+        self.native_user = native_user
 
     def __repr__(self) -> str:
         return f"Host({self.name!r})"

@@ -56,9 +56,13 @@ def build_instructions(
             parts.append(Part(f"[file: {shown}]", body.encode("utf-8"), shown, str(path), level))
 
     taken: set[str] = set()
+    native_user = frozenset(config.native_user_files)  # the agent reads these itself
     for path, fmt in user_files(config, names.gemini, names.qwen):
         path = normalise(path)
         if fmt.group and (fmt.group in taken or not non_empty(path)):
+            continue
+        if str(path) in native_user:
+            taken.add(fmt.group)  # the agent has it: its alternatives stay out too
             continue
         if ctx.is_file(path, "user"):
             taken.add(fmt.group)
@@ -71,9 +75,11 @@ def build_instructions(
                 if _parent_file(path, config):
                     add(path, "parent", fmt, base=directory)
     root = normalise(config.root)
+    native = frozenset(config.native_walk_files)  # the agent reads these on the walk itself
     for directory in ctx.walk:
         for path, fmt in present(ctx, directory, formats, root_dir=directory == root):
-            add(path, "project", fmt)
+            if fmt.name not in native:
+                add(path, "project", fmt)
     for rule in claude_rules:
         spelled = os.path.normpath(rule.path)  # a string: a Path per rule cost more than its part
         rule_tier: Level = "user" if rule.source.level == "user" else "project"

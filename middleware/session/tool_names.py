@@ -21,20 +21,26 @@ from ruleweave._kernel.paths import PATCH_KEYS
 
 DEFAULT_TOOL_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        "read": ("read", "read_file", "view", "view_file", "open_file", "cat", "notebookread"),
+        "read": (
+            "read", "read_file", "read_files", "read_many_files", "view", "view_file", "open_file", "cat",
+            "notebookread",
+        ),
         "write": ("write", "write_file", "create_file", "create", "write_to_file", "save_file"),
         "edit": (
             "edit", "edit_file", "multiedit", "str_replace", "str_replace_editor",
             "str_replace_based_edit_tool", "apply_patch", "apply_diff", "replace_in_file",
-            "replace", "notebookedit", "search_replace",
+            "replace", "notebookedit", "notebook_edit", "search_replace", "editor",
         ),
         "bash": (
             "bash", "shell", "sh", "terminal", "run_shell_command", "run_terminal_cmd",
-            "execute_command", "exec_command", "local_shell",
+            "execute_command", "exec_command", "local_shell", "run_commands",
         ),
         "delete": ("delete", "delete_file", "remove_file", "rm"),
-        "search": ("search", "grep", "glob", "find_files", "codebase_search", "grep_search", "file_search"),
-        "fetch": ("fetch", "web_fetch", "webfetch", "fetch_url", "browse"),
+        "search": (
+            "search", "grep", "glob", "find_files", "codebase_search", "grep_search", "file_search",
+            "list_directory", "search_codebase",
+        ),
+        "fetch": ("fetch", "web_fetch", "webfetch", "fetch_url", "browse", "fetch_web_content"),
     }
 )
 """Each kind of tool and the names agents give it (lower-case; matching ignores case)."""

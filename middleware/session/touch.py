@@ -90,7 +90,9 @@ class TouchExtractors:
         return call_paths(tool, mapping, cwd, extractor, patch_paths if patches else None)
 
 
-WRITE_KEYS = frozenset({"content", "new_string", "new_source", "text", "code", "contents", "patch"})
+WRITE_KEYS = frozenset(
+    {"content", "new_string", "new_source", "new_text", "text", "code", "contents", "patch"}
+)
 """Argument keys whose string value is text a tool writes into a file."""
 
 

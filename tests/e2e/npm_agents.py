@@ -27,6 +27,9 @@ AGENTS: dict[str, tuple[str, str, str]] = {
 }
 """Agent → (npm package, pinned version, executable name)."""
 
+_HOME = Path.home()
+"""The home at import time: tests give each agent a home of its own, the cache outlives them."""
+
 INSTALL_TIMEOUT = 600
 """Seconds one ``npm install`` may take (a first install downloads up to ~450 MB)."""
 
@@ -34,7 +37,7 @@ INSTALL_TIMEOUT = 600
 def cache_dir() -> Path:
     """Where the packages are installed."""
     given = os.environ.get("RULEWEAVE_E2E_CACHE")
-    return Path(given) if given else Path.home() / ".cache" / "ruleweave-e2e"
+    return Path(given) if given else _HOME / ".cache" / "ruleweave-e2e"
 
 
 def agent_cli(agent: str) -> Path:

@@ -165,3 +165,20 @@ def test_no_files_no_warnings(tmp_path: Path) -> None:
     nested = NestedInstructions(config(tmp_path))
     assert nested.for_path(tmp_path / "a" / "b" / "c.py") == []
     assert nested.warnings == ()
+
+
+def test_native_walk_files_leave_the_blob_and_stay_nested(write_tree: WriteTree) -> None:
+    """``native_walk_files``: an agent that reads ``AGENTS.md`` on the root→cwd walk itself and never
+    below it (Codex 0.171.0, Qwen Code 0.24.4: both verified with the real CLI, see docs/hosts/) gets
+    the walk's copies from nobody else, and the nested ones below the cwd as notices."""
+    root = write_tree({"AGENTS.md": "root agents", "CLAUDE.md": "root claude", "a/AGENTS.md": "cwd agents",
+                       "a/b/AGENTS.md": "below cwd"})
+    options = config(root, "a", native_walk_files=("AGENTS.md",))
+    blob = build_instructions(options)
+    assert "root claude" in blob.text
+    assert "root agents" not in blob.text and "cwd agents" not in blob.text
+    nested = NestedInstructions(options, blob)
+    assert _paths(nested.for_path(root / "a" / "b" / "x.py")) == ["a/b/AGENTS.md"]
+    assert nested.for_path(root / "a" / "x.py") == []  # on the walk: the agent's own
+    plain = build_instructions(config(root, "a"))
+    assert "root agents" in plain.text and "cwd agents" in plain.text

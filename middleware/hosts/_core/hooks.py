@@ -38,6 +38,8 @@ already had. Its steering and streamed rules stay the session's.
 Every context answer is packed by ``delivery`` from whole pieces under the
 host's ``context_limit``, with what waits in the session's queue first; the
 rest waits for the next answer, and the store's delivery record gets it all.
+At an event where the host can add no context (its ``encode`` gives ``None``
+for it), everything the event would add waits in the queue the same way.
 
 Nothing here raises into the agent: an internal error is a ``hook_error``
 line in the hook log and no answer.
@@ -210,7 +212,7 @@ class HostHooks:
                 except Exception as exc:  # fail open: resending beats losing the rules
                     self._error(payload, exc)
                     first = True
-                if kind == SESSION_RESUME and not first:
+                if (kind == SESSION_RESUME or self._held(event)) and not first:
                     return None
                 return self._context(event, _started(kind, prompt))
             if kind == PRE_COMPACT:
@@ -259,12 +261,18 @@ class HostHooks:
                     self._error(payload, exc)
                     won = [True] * len(matches)
                 return self._context(event, _agent_context(session, matches, won))
-            if kind in (STOP, CHUNK):
+            if kind == CHUNK:
+                return self._chunk(session, event)
+            if kind == STOP:
                 if event.stop_active:
                     return None  # the agent is already continuing because of a stop hook: never loop
+                pending = session.store.get(session.session_id, PENDING_KEY)
+                if pending:  # a chunk's streamed rule: the model hears it now
+                    session.store.put(session.session_id, PENDING_KEY, "")
+                    return self._encode(event, BLOCK, pending)
                 route = session.check_reply(event.text)
-                if route is not None and route.hit.interrupt and str(route.action) == "retry":
-                    return self._encode(event, BLOCK, route.text)
+                if _retry(route):
+                    return self._encode(event, BLOCK, route.text)  # type: ignore[union-attr]
             return None
         except Exception as exc:  # the agent must never fail because of its rules
             self._error(payload, exc)
@@ -286,7 +294,7 @@ class HostHooks:
                 except Exception as exc:
                     self._error(payload, exc)
                     first = True
-                if kind == SESSION_RESUME and not first:
+                if (kind == SESSION_RESUME or self._held(event)) and not first:
                     return None
                 return await self._acontext(event, _started(kind, prompt))
             if kind == PRE_COMPACT:
@@ -337,12 +345,18 @@ class HostHooks:
                     self._error(payload, exc)
                     won = [True] * len(matches)
                 return await self._acontext(event, _agent_context(session, matches, won))
-            if kind in (STOP, CHUNK):
+            if kind == CHUNK:
+                return await self._achunk(session, event)
+            if kind == STOP:
                 if event.stop_active:
                     return None
+                pending = await session.store.aget(session.session_id, PENDING_KEY)
+                if pending:
+                    await session.store.aput(session.session_id, PENDING_KEY, "")
+                    return self._encode(event, BLOCK, pending)
                 route = await session.acheck_reply(event.text)
-                if route is not None and route.hit.interrupt and str(route.action) == "retry":
-                    return self._encode(event, BLOCK, route.text)
+                if _retry(route):
+                    return self._encode(event, BLOCK, route.text)  # type: ignore[union-attr]
             return None
         except Exception as exc:
             self._error(payload, exc)
@@ -401,13 +415,59 @@ class HostHooks:
         session = self.session(event.session_id)
         limit = self.host.context_limit
         turn, notices = pieces_for(event, session, content, limit)
+        if self._held(event):
+            self.delivery.send(session, event, turn, notices, hold=True)
+            return None
         return self._answer(event, self.delivery.send(session, event, turn, notices))
 
     async def _acontext(self, event: HookEvent, content: Content) -> Answer:
         """Async twin of ``_context``."""
         session = self.session(event.session_id)
         turn, notices = pieces_for(event, session, content, self.host.context_limit)
+        if self._held(event):
+            await self.delivery.asend(session, event, turn, notices, hold=True)
+            return None
         return self._answer(event, await self.delivery.asend(session, event, turn, notices))
+
+    def _chunk(self, session: RuleSession, event: HookEvent) -> Answer:
+        """One streamed chunk of the reply (Gemini CLI's AfterModel): the streamed rules run over the
+        reply so far (the last ``ttsr_window`` characters, kept in the store, since each chunk is a new
+        process); an interrupting one blocks the chunk and waits (``PENDING_KEY``) for the stop event,
+        where the agent hands its text to the model."""
+        if not event.text and event.result is None:
+            return None
+        store, sid = session.store, session.session_id
+        key = CHUNK_KEY + (event.turn_id or "")
+        text = (store.get(sid, key) or "") + event.text
+        route = session.check_reply(text) if event.text else None
+        if _retry(route):
+            store.put(sid, PENDING_KEY, route.text)  # type: ignore[union-attr]
+            store.put(sid, key, "")
+            return self._encode(event, BLOCK, route.text)  # type: ignore[union-attr]
+        store.put(sid, key, "" if event.result is not None else text[-session.ruleset.config.ttsr_window :])
+        return None
+
+    async def _achunk(self, session: RuleSession, event: HookEvent) -> Answer:
+        """Async twin of ``_chunk``."""
+        if not event.text and event.result is None:
+            return None
+        store, sid = session.store, session.session_id
+        key = CHUNK_KEY + (event.turn_id or "")
+        text = (await store.aget(sid, key) or "") + event.text
+        route = await session.acheck_reply(text) if event.text else None
+        if _retry(route):
+            await store.aput(sid, PENDING_KEY, route.text)  # type: ignore[union-attr]
+            await store.aput(sid, key, "")
+            return self._encode(event, BLOCK, route.text)  # type: ignore[union-attr]
+        window = session.ruleset.config.ttsr_window
+        await store.aput(sid, key, "" if event.result is not None else text[-window:])
+        return None
+
+    def _held(self, event: HookEvent) -> bool:
+        """Whether the agent takes no context at this event (Cline's TaskStart runs detached): what it
+        would add waits in the queue for the next answer that can carry it, and a start context that
+        waits already is not queued again."""
+        return self.host.encode(event, CONTEXT, "-") is None
 
     def _hold(self, event: HookEvent, session: RuleSession) -> None:
         """Before a compaction the agent takes no context: the start context waits in the queue for the
@@ -447,6 +507,18 @@ class HostHooks:
             except Exception:  # a host's reader never raises; if one did, the error is still logged
                 event = None
         self.log.write("hook_error", hook_event=str(event), error=f"{type(exc).__name__}: {exc}")
+
+
+CHUNK_KEY = "chunks:"
+"""Store key prefix of a streamed reply's text so far, per reply (``HookEvent.turn_id``)."""
+
+PENDING_KEY = "chunks:pending"
+"""Store key of a streamed rule a chunk hit, waiting for the stop event to reach the model."""
+
+
+def _retry(route: Any) -> bool:
+    """Whether a streamed-rule route interrupts the reply (the model is asked again with the rule)."""
+    return route is not None and bool(route.hit.interrupt) and str(route.action) == "retry"
 
 
 def _started(kind: str | None, prompt: str) -> str:

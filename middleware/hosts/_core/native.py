@@ -55,9 +55,21 @@ def hook_config(
         native = agent.native_files
         if agent.native_fallback and agent.native_check is not None and agent.native_check(config):
             native = native | agent.native_fallback
-        kept = tuple(name for name in config.instruction_files if name not in native)
-        if kept != config.instruction_files:
-            update["instruction_files"] = kept
+        if agent.native_user is not None:
+            import os
+
+            user = tuple(dict.fromkeys((*config.native_user_files,
+                                        *(os.path.normpath(path) for path in agent.native_user(config)))))
+            if user != config.native_user_files:
+                update["native_user_files"] = user
+        if agent.native_walk_only:  # out of the start blob only: nested ones below the cwd still go out
+            walk = tuple(dict.fromkeys((*config.native_walk_files, *sorted(native))))
+            if walk != config.native_walk_files:
+                update["native_walk_files"] = walk
+        else:
+            kept = tuple(name for name in config.instruction_files if name not in native)
+            if kept != config.instruction_files:
+                update["instruction_files"] = kept
     defaults = templates if templates is not None else agent.read_rule_templates
     missing = {name: text for name, text in (defaults or {}).items() if name not in config.templates}
     if missing:

@@ -224,8 +224,11 @@ def _clean(ruleset: RuleSet, path: str) -> bool:
         return False
     names = ruleset.config.instruction_files
     if names:
+        # The walk's files are the start context's (or the agent's own), never a notice: only a file
+        # with globs (Amp's), which speaks for some paths of a directory and not others, counts there.
+        walk = () if ruleset.blob.scoped else _chain(ruleset, str(ruleset.config.cwd))
         for parent in _chain(ruleset, directory):
-            if any(os.path.lexists(os.path.join(parent, name)) for name in names):
+            if parent not in walk and any(os.path.lexists(os.path.join(parent, name)) for name in names):
                 return False
     return True
 

@@ -240,6 +240,7 @@ HOST = Host(
     delegation_tools=DELEGATION_TOOLS,
     extractors="ruleweave.hosts.claude_code.paths",
     native_check=_agents_md_native,
+    native_user=lambda config: (config.claude_managed / "CLAUDE.md", config.claude_dir / "CLAUDE.md"),
     scopes={
         "project": "<root>/.claude/settings.json",
         "local": "<root>/.claude/settings.local.json",

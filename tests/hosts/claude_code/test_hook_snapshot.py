@@ -240,3 +240,21 @@ def test_the_snapshot_key_holds_every_variable_the_config_reads() -> None:
     source = Path(ruleweave.config.__file__).read_text(encoding="utf-8")
     read = set(re.findall(r"env\.get\(\"([A-Z_]+)\"\)", source))
     assert read and read <= set(ENVIRONMENT), sorted(read - set(ENVIRONMENT))
+
+
+def test_instruction_files_on_the_walk_keep_the_path_warm(
+    write_tree: WriteTree, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A root ``CLAUDE.md`` and ``AGENTS.md`` (the most common layout) are the start context's, never a
+    notice: a read below them is answered from the snapshot, as the full path answers it; a nested
+    ``AGENTS.md`` below the walk still sends its directory to the full path."""
+    root = write_tree({**PLAIN_FILES, "CLAUDE.md": "# Claude\n", "pkg/AGENTS.md": "PKG\n", "pkg/m.py": ""})
+    backdate(root)
+    warm(run_hook, root, "src/app.py", "pkg/m.py")
+    payload = read_event(root, "src/app.py", "c1", session="fresh-1")
+    answered = fast(payload, state_dir, monkeypatch)
+    assert answered is not snapshot.MISS and "Use type hints" in context_of(json.dumps(answered))
+    _, full, _ = run_hook(dict(payload, session_id="fresh-2"), "--no-snapshot")
+    assert full == json.dumps(answered, ensure_ascii=False) + "\n"
+    nested = read_event(root, "pkg/m.py", "c2", session="fresh-3")
+    assert fast(nested, state_dir, monkeypatch) is snapshot.MISS

@@ -1,0 +1,197 @@
+"""Codex CLI (``@openai/codex``): its declaration (``HOST``), verified against the 0.171.0 binary.
+
+=================  ===============  ==============================================
+Codex event        kind             what ruleweave answers (the shared engine)
+=================  ===============  ==============================================
+SessionStart       session.*        the prompt contribution (``source``: startup,
+                                    resume, clear, compact, fork); ``compact``
+                                    re-arms the notices
+UserPromptSubmit   user.prompt      steering for the turn
+PreToolUse         tool.before      a refusal (``permissionDecision: deny``)
+PostToolUse        tool.after       the notices for the paths the call touched
+SubagentStart      agent.start      the prompt contribution of a subagent
+Stop               stop             ``decision: block`` for a streamed rule
+=================  ===============  ==============================================
+
+Input keys: ``session_id``, ``turn_id``, ``cwd``, ``hook_event_name``, ``source``,
+``prompt``, ``tool_name``/``tool_input``/``tool_use_id``/``tool_response``,
+``last_assistant_message``/``stop_hook_active``, ``agent_id``/``agent_type``.
+The shell arrives as ``Bash`` with ``tool_input.command`` (never the call's
+``workdir``), a patch as ``apply_patch`` with the patch text under
+``tool_input.command``, ``view_image`` with ``tool_input.path``. Each
+``hookSpecificOutput.additionalContext`` becomes its own developer message,
+next to the call (before its output), never inside the tool result; over
+2,500 approximate tokens (bytes / 4) Codex cuts it to a preview and saves the
+whole text to a file. PreCompact and PostCompact cannot add context: after a
+compaction Codex runs SessionStart with ``source: compact``, which can.
+
+This module is on the hook's fast path: standard library only, no ``typing``.
+"""
+
+from __future__ import annotations
+
+from _collections_abc import Mapping  # what collections.abc re-exports; os loaded it already
+
+from ruleweave.hosts import (
+    AFTER_TOOL,
+    AGENT_START,
+    BEFORE_TOOL,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    NOTE,
+    SESSION_CLEAR,
+    SESSION_COMPACT,
+    SESSION_RESUME,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    HookEvent,
+    Host,
+)
+
+TYPE_CHECKING = False  # not typing's: see above
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["HOST"]
+
+EVENTS = {
+    "SessionStart": SESSION_START,
+    "UserPromptSubmit": USER_PROMPT,
+    "PreToolUse": BEFORE_TOOL,
+    "PostToolUse": AFTER_TOOL,
+    "SubagentStart": AGENT_START,
+    "Stop": STOP,
+}
+"""The hook events ruleweave answers → their kind, in the order the installer adds them."""
+
+CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart"})
+"""The events whose output schema has ``hookSpecificOutput.additionalContext`` (0.171.0's embedded
+``*.command.output`` schemas; PreCompact, PostCompact, Stop and SubagentStop have none)."""
+
+_SOURCES = {
+    "resume": SESSION_RESUME, "fork": SESSION_RESUME, "clear": SESSION_CLEAR, "compact": SESSION_COMPACT,
+}
+"""SessionStart's ``source`` → its kind (``startup``, or anything else: ``SESSION_START``). A fork
+carries its parent's history, the earlier start context included, as a resume does."""
+
+_TEXT_KEYS = {USER_PROMPT: "prompt", STOP: "last_assistant_message"}
+"""Where an event's text is."""
+
+TOOLS: Mapping[str, tuple[str, ...]] = {
+    "Bash": ("command",),  # exec_command / shell: the words of the command line that look like paths
+    "apply_patch": ("command",),  # the patch text: its *** Add/Update/Delete File: lines
+}
+"""Codex's tools that touch files (as its hooks name them) → the arguments that name their paths.
+There is no read, list or search tool: the model reads with the shell (``cat``, ``sed -n``, ``rg``).
+``view_image`` (``path``) and MCP tools (``mcp__<server>__<tool>``) are read by the default extractor."""
+
+CONTEXT_LIMIT = 9_000
+"""Characters of one answer's context. Codex keeps ``additionalContext`` whole up to 2,500
+approximate tokens, counted as UTF-8 bytes / 4 (``hooks/src/output_spill.rs``), i.e. 10,000 bytes;
+the margin leaves room for text that is not ASCII."""
+
+NATIVE_FILES = frozenset({"AGENTS.override.md", "AGENTS.md"})
+"""Instruction files Codex loads itself: ``AGENTS.override.md``, else ``AGENTS.md``, in each directory
+from the project root down to its cwd (never below it), within ``project_doc_max_bytes`` (32 KiB)."""
+
+
+def _text(payload: Mapping[str, Any], key: str) -> str:
+    value = payload.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _id(payload: Mapping[str, Any], key: str) -> str | None:
+    value = payload.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def read_event(payload: Mapping[str, Any]) -> HookEvent:
+    """A Codex hook input as a ``HookEvent`` (a key of the wrong type reads as absent).
+
+    Args:
+        payload: The hook input, as Codex sends it on stdin.
+
+    Returns:
+        The event; its ``kind`` is ``None`` for an event ruleweave does not answer.
+    """
+    name = payload.get("hook_event_name")
+    name = name if isinstance(name, str) else None
+    kind = EVENTS.get(name) if name is not None else None
+    source = payload.get("source")
+    source = source if isinstance(source, str) else None
+    if kind == SESSION_START and source is not None:
+        kind = _SOURCES.get(source, SESSION_START)
+    cwd = payload.get("cwd")
+    args = payload.get("tool_input")
+    return HookEvent(
+        name,
+        kind,
+        _text(payload, "session_id"),
+        # A cwd that is not a string is kept as text that is never absolute: the runner refuses it.
+        cwd=cwd if cwd is None or isinstance(cwd, str) else "<not a string>",
+        source=source,
+        tool=_text(payload, "tool_name"),
+        args=args if isinstance(args, Mapping) else {},
+        call_id=_id(payload, "tool_use_id"),
+        result=payload.get("tool_response"),
+        text=_text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else "",
+        turn_id=_id(payload, "turn_id"),
+        agent_id=_id(payload, "agent_id"),
+        agent_type=_id(payload, "agent_type"),
+        stop_active=payload.get("stop_hook_active") is True,
+    )
+
+
+def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
+    """The JSON Codex reads for one answer to ``event`` (its schemas refuse any other field).
+
+    Args:
+        event: The event answered.
+        reply: ``CONTEXT`` (``CONTEXT_EVENTS``), ``DENY`` (PreToolUse), ``BLOCK`` (Stop) or ``NOTE``
+            (any event: the top-level ``systemMessage``, which Codex shows the user as a warning).
+        text: The context, the reason, or the note.
+
+    Returns:
+        The object to print; ``None`` for a reply Codex cannot take at that event.
+    """
+    if reply == CONTEXT and event.name in CONTEXT_EVENTS:
+        return {"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": text}}
+    if reply == DENY and event.name == "PreToolUse":
+        # Codex fails a deny without a non-empty reason, and then runs the tool.
+        reason = text if text.strip() else "ruleweave refused this call."
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
+    if reply == BLOCK and event.name == "Stop" and text.strip():
+        return {"decision": "block", "reason": text}
+    if reply == NOTE:
+        return {"systemMessage": text}
+    return None
+
+
+HOST = Host(
+    name="codex",
+    title="Codex",
+    events=EVENTS,
+    tools=TOOLS,
+    native_provider=None,
+    native_files=NATIVE_FILES,
+    native_walk_only=True,  # root→cwd only: a nested AGENTS.md below the cwd is never loaded (FACTS, run 2)
+    native_user=lambda config: (config.codex_dir / "AGENTS.override.md", config.codex_dir / "AGENTS.md"),
+    context_limit=CONTEXT_LIMIT,
+    read_event=read_event,
+    encode=encode,
+    extractors="ruleweave.hosts.codex.paths",
+    scopes={
+        "project": "<root>/.codex/hooks.json",
+        "user": "$CODEX_HOME/hooks.json (~/.codex)",
+    },
+    installer="ruleweave.hosts.codex.install",
+)
+"""Codex as ruleweave serves it (``ruleweave hook codex``, ``ruleweave install codex``)."""

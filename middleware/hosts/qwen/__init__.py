@@ -1,0 +1,203 @@
+"""Qwen Code (``@qwen-code/qwen-code``): its declaration (``HOST``), read from its bundle and real runs.
+
+Qwen Code forked from Gemini CLI but its hooks are Claude Code's: the same event
+names, the same ``settings.json`` schema and the same ``hookSpecificOutput``
+(``packages/core/src/hooks/types.ts``, 0.24.4). Facts: docs/hosts/qwen.md.
+
+==================  ================  =============================================
+Qwen Code event     kind              where the answer reaches the model
+==================  ================  =============================================
+SessionStart        session.*         the system prompt, in a
+                                      ``<qwen:session-start-context>`` block;
+                                      ``source: compact`` (after a compaction)
+                                      replaces the startup one
+UserPromptSubmit    user.prompt       a user message; Qwen fires it again with an
+                                      empty ``prompt`` before every follow-up
+                                      request of the turn, read as no event here
+PreToolUse          tool.before       a deny only (its context is dropped): the
+                                      reason is the tool's result
+PostToolUse         tool.after        appended to the tool's result after a blank
+                                      line
+SubagentStart       agent.start       the subagent's first turn (``hook_context``)
+Stop                stop              ``decision: block`` continues the turn
+==================  ================  =============================================
+
+Qwen escapes ``<`` and ``>`` of every ``additionalContext`` as ``&lt;``/``&gt;``.
+Its PreCompact context only instructs the summariser, so compaction is
+answered at SessionStart ``compact``, as for Claude Code.
+
+This module is on the hook's fast path: standard library only, no ``typing``.
+"""
+
+from __future__ import annotations
+
+from _collections_abc import Mapping  # what collections.abc re-exports; os loaded it already, so it is free
+
+from ruleweave.hosts import (
+    AFTER_TOOL,
+    AGENT_START,
+    BEFORE_TOOL,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    NOTE,
+    SESSION_CLEAR,
+    SESSION_COMPACT,
+    SESSION_RESUME,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    HookEvent,
+    Host,
+)
+
+TYPE_CHECKING = False  # not typing's: see above
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["HOST"]
+
+EVENTS = {
+    "SessionStart": SESSION_START,
+    "UserPromptSubmit": USER_PROMPT,
+    "PreToolUse": BEFORE_TOOL,
+    "PostToolUse": AFTER_TOOL,
+    "SubagentStart": AGENT_START,
+    "Stop": STOP,
+}
+"""The hook events ruleweave answers → their kind, in the order the installer adds them."""
+
+_SOURCES = {"resume": SESSION_RESUME, "clear": SESSION_CLEAR, "compact": SESSION_COMPACT}
+"""SessionStart's ``source`` → its kind (``startup``, or anything else: ``SESSION_START``)."""
+
+_TEXT_KEYS = {USER_PROMPT: "prompt", STOP: "last_assistant_message"}
+"""Where an event's text is."""
+
+_CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse", "SubagentStart"})
+"""Events whose ``additionalContext`` reaches the model (PreToolUse's is parsed and dropped)."""
+
+TOOLS: Mapping[str, tuple[str, ...]] = {
+    "read_file": ("file_path",),
+    "write_file": ("file_path",),
+    "edit": ("file_path",),
+    "notebook_edit": ("notebook_path",),
+    "list_directory": ("path",),
+    "glob": ("path", "pattern"),  # the pattern under the path stands for the files it lists
+    "grep_search": ("path", "glob"),
+    "run_shell_command": ("command", "directory"),  # path-like words, relative ones under directory
+}
+"""Qwen Code's tools that touch files → the arguments that name their paths (``ToolNames``)."""
+
+CONTEXT_LIMIT = 10_000
+"""Characters one answer adds: Qwen sets no limit of its own, but truncates a tool result that with its
+context passes 50,000 characters (2 × ``truncateToolOutputThreshold``)."""
+
+NATIVE_FILES = frozenset({"QWEN.md", "AGENTS.md"})
+"""Instruction files Qwen Code loads itself (``context.fileName``'s default), from cwd up to the project
+root only: never one below cwd, and none just in time."""
+
+DELEGATION_TOOLS = frozenset({"agent"})
+"""The tool that starts a subagent: its task goes to SubagentStart (which carries no task itself)."""
+
+
+def _text(payload: Mapping[str, Any], key: str) -> str:
+    value = payload.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _id(payload: Mapping[str, Any], key: str) -> str | None:
+    value = payload.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def read_event(payload: Mapping[str, Any]) -> HookEvent:
+    """A Qwen Code hook input as a ``HookEvent`` (a key of the wrong type reads as absent).
+
+    A UserPromptSubmit with an empty ``prompt`` is Qwen's follow-up request within a turn, not a
+    prompt: its kind is ``None``, so nothing is added to every tool round.
+
+    Args:
+        payload: The hook input, as Qwen Code sends it.
+
+    Returns:
+        The event; its ``kind`` is ``None`` for an event ruleweave does not answer.
+    """
+    name = payload.get("hook_event_name")
+    name = name if isinstance(name, str) else None
+    kind = EVENTS.get(name) if name is not None else None
+    source = payload.get("source")
+    source = source if isinstance(source, str) else None
+    if kind == SESSION_START and source is not None:
+        kind = _SOURCES.get(source, SESSION_START)
+    text = _text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else ""
+    if kind == USER_PROMPT and not text:
+        kind = None
+    cwd = payload.get("cwd")
+    args = payload.get("tool_input")
+    return HookEvent(
+        name,
+        kind,
+        _text(payload, "session_id"),
+        # A cwd that is not a string is kept as text that is never absolute: the runner refuses it.
+        cwd=cwd if cwd is None or isinstance(cwd, str) else "<not a string>",
+        source=source,
+        tool=_text(payload, "tool_name"),
+        args=args if isinstance(args, Mapping) else {},
+        # The model's own call id; Qwen's tool_use_id is an internal one.
+        call_id=_id(payload, "tool_call_id") or _id(payload, "tool_use_id"),
+        result=payload.get("tool_response"),
+        text=text,
+        turn_id=_id(payload, "prompt_id"),
+        agent_id=_id(payload, "agent_id"),
+        agent_type=_id(payload, "agent_type"),
+        stop_active=payload.get("stop_hook_active") is True,
+    )
+
+
+def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
+    """The JSON Qwen Code reads for one answer to ``event``.
+
+    Args:
+        event: The event answered.
+        reply: ``CONTEXT`` (SessionStart, UserPromptSubmit, PostToolUse, SubagentStart), ``DENY``
+            (PreToolUse), ``BLOCK`` (Stop) or ``NOTE`` (any event: ``systemMessage``, shown to the user).
+        text: The context, the reason, or the note.
+
+    Returns:
+        The object to print; ``None`` for a reply Qwen Code cannot take at that event.
+    """
+    if reply == CONTEXT and event.name in _CONTEXT_EVENTS:
+        return {"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": text}}
+    if reply == DENY and event.kind == BEFORE_TOOL:
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": text,
+            }
+        }
+    if reply == BLOCK and event.kind == STOP:
+        return {"decision": "block", "reason": text}
+    if reply == NOTE:
+        return {"systemMessage": text}
+    return None
+
+
+HOST = Host(
+    name="qwen",
+    title="Qwen Code",
+    events=EVENTS,
+    tools=TOOLS,
+    native_provider=None,  # Qwen's own .qwen/rules format is not one ruleweave reads
+    native_files=NATIVE_FILES,
+    native_walk_only=True,  # QWEN.md and AGENTS.md from the cwd up only, never below (FACTS, real runs)
+    native_user=lambda config: tuple(config.user_home / ".qwen" / name for name in ("QWEN.md", "AGENTS.md")),
+    context_limit=CONTEXT_LIMIT,
+    read_event=read_event,
+    encode=encode,
+    delegation_tools=DELEGATION_TOOLS,
+    extractors="ruleweave.hosts.qwen.paths",
+    scopes={"project": "<cwd>/.qwen/settings.json", "user": "$QWEN_HOME/settings.json (~/.qwen)"},
+    installer="ruleweave.hosts.qwen.install",
+)
+"""Qwen Code as ruleweave serves it (``ruleweave hook qwen``, ``ruleweave install qwen``)."""

@@ -1,0 +1,102 @@
+"""``ruleweave hook codex`` end to end: a real project, the real console script, the SQLite store.
+
+Payloads have the keys Codex 0.171.0 sends (``payloads``); answers must be what its output schemas
+accept (``hookSpecificOutput.additionalContext``, ``permissionDecision: deny`` + reason).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import WriteTree
+from tests.hosts.claude_code.conftest import RULEWEAVE
+from tests.hosts.codex.payloads import bash, event, patch
+
+FILES = {
+    ".cursor/rules/ts.mdc": "---\nglobs: '**/*.ts'\n---\nTS-RULE: no `any`.\n",
+    ".github/copilot-instructions.md": "COPILOT-ALWAYS: small commits.\n",
+    ".ruleweave/rules/no-eval.md": (
+        "---\ncondition: 'eval\\('\nscope: 'tool:edit'\n---\nNO-EVAL: never call eval.\n"
+    ),
+    "AGENTS.md": "ROOT-AGENTS: Codex loads this itself.\n",
+    "src/a.ts": "export const a = 1;\n",
+}
+EVAL_PATCH = "*** Begin Patch\n*** Add File: src/n.ts\n+export const n = eval('1');\n*** End Patch\n"
+
+
+@pytest.fixture
+def project(write_tree: WriteTree) -> Path:
+    return write_tree(FILES)
+
+
+def run(payload: Mapping[str, Any], state: Path) -> dict[str, Any] | None:
+    """Run ``ruleweave hook codex`` with ``payload`` on stdin; its JSON answer (``None``: it printed
+    nothing)."""
+    env = {**os.environ, "RULEWEAVE_STATE_DIR": str(state)}
+    done = subprocess.run([RULEWEAVE, "hook", "codex"], input=json.dumps(payload).encode(),
+                          capture_output=True, env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    return json.loads(done.stdout) if done.stdout.strip() else None
+
+
+def context(answer: dict[str, Any] | None) -> str:
+    return "" if answer is None else str(answer["hookSpecificOutput"]["additionalContext"])
+
+
+def test_session_start_gives_the_prompt_without_what_codex_reads_itself(
+    project: Path, tmp_path: Path,
+) -> None:
+    """SessionStart carries the always-on rules, not the root AGENTS.md Codex loads itself."""
+    answer = run(event(project, "SessionStart", source="startup"), tmp_path / "state")
+    assert answer is not None and answer["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert "COPILOT-ALWAYS" in context(answer) and "ROOT-AGENTS" not in context(answer)
+
+
+def test_a_file_read_through_the_shell_gets_its_rule_once(project: Path, tmp_path: Path) -> None:
+    """``cat src/a.ts`` (Bash) brings the .ts rule the first time, nothing the second time, warm or cold."""
+    state = tmp_path / "state"
+    first = run(bash(project, "cat src/a.ts", "call_1"), state)
+    assert first == {
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": context(first)},
+    }
+    assert "TS-RULE" in context(first)
+    assert run(bash(project, "sed -n 1,5p src/a.ts", "call_2"), state) is None
+    assert "TS-RULE" in context(run(bash(project, "cat src/a.ts", "call_3", session="other"), state))
+
+
+def test_a_patch_touches_the_files_it_names(project: Path, tmp_path: Path) -> None:
+    """``apply_patch``'s patch text (``tool_input.command``) names the files it adds or changes."""
+    text = "*** Begin Patch\n*** Add File: src/b.ts\n+export const b = 2;\n*** End Patch\n"
+    assert "TS-RULE" in context(run(patch(project, text, "call_1"), tmp_path / "state"))
+
+
+def test_a_streamed_rule_refuses_the_patch_before_it_runs(project: Path, tmp_path: Path) -> None:
+    """PreToolUse on a patch that writes ``eval(`` is a deny whose reason holds the rule."""
+    answer = run(patch(project, EVAL_PATCH, "call_1", after=False), tmp_path / "state")
+    assert answer is not None
+    out = answer["hookSpecificOutput"]
+    assert (out["hookEventName"], out["permissionDecision"]) == ("PreToolUse", "deny")
+    assert "NO-EVAL: never call eval." in out["permissionDecisionReason"]
+    assert set(answer) == {"hookSpecificOutput"}  # Codex's schema refuses other fields here
+
+
+def test_compaction_re_arms_the_notices(project: Path, tmp_path: Path) -> None:
+    """SessionStart ``source: compact`` (Codex's event after compacting): the rule comes again on the
+    next read."""
+    state = tmp_path / "state"
+    assert "TS-RULE" in context(run(bash(project, "cat src/a.ts", "call_1"), state))
+    assert "COPILOT-ALWAYS" in context(run(event(project, "SessionStart", source="compact"), state))
+    assert "TS-RULE" in context(run(bash(project, "cat src/a.ts", "call_2"), state))
+
+
+def test_events_it_does_not_answer_print_nothing(project: Path, tmp_path: Path) -> None:
+    """PreCompact (no context possible) and an unknown event exit 0 with no output."""
+    assert run(event(project, "PreCompact", trigger="auto"), tmp_path / "state") is None
+    assert run(event(project, "Interrupt"), tmp_path / "state") is None

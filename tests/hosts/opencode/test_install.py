@@ -1,0 +1,79 @@
+"""OpenCode's installer: the plugin file written once, rewritten for another command, removed, never
+written over someone else's plugin; and ``ruleweave install opencode`` on a real project."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ruleweave.config import RuleweaveConfig
+from ruleweave.hosts.claude_code.settings import SettingsError
+from ruleweave.hosts.opencode.install import change, files, is_ours
+
+RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
+COMMAND = "ruleweave hook opencode"
+
+
+def _apply(path: Path, *, uninstall: bool = False, command: str = COMMAND) -> list[str]:
+    text = path.read_text(encoding="utf-8") if path.exists() else None
+    new, changes = change(path, text, command=command, uninstall=uninstall)
+    if new is None:
+        path.unlink(missing_ok=True)
+    elif new != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(new, encoding="utf-8")
+    return changes
+
+
+def test_scopes_name_the_folders_opencode_loads(tmp_path: Path, isolated_home: Path) -> None:
+    """project: <root>/.opencode/plugins/; user: $XDG_CONFIG_HOME/opencode/plugins/ (~/.config)."""
+    (tmp_path / ".git").mkdir()
+    config = RuleweaveConfig(cwd=tmp_path)
+    assert files("project", config) == [tmp_path / ".opencode" / "plugins" / "ruleweave.js"]
+    assert files("user", config) == [isolated_home / ".config" / "opencode" / "plugins" / "ruleweave.js"]
+
+
+def test_install_is_idempotent_and_uninstall_removes_it(tmp_path: Path) -> None:
+    path = tmp_path / ".opencode" / "plugins" / "ruleweave.js"
+    assert _apply(path) and is_ours(path.read_text(encoding="utf-8"))
+    assert '["ruleweave", "hook", "opencode"]' in path.read_text(encoding="utf-8")
+    assert _apply(path) == []
+    assert _apply(path, command="/opt/rw/bin/ruleweave hook opencode --store 'sqlite:///tmp/a b.db'")
+    words = '["/opt/rw/bin/ruleweave", "hook", "opencode", "--store", "sqlite:///tmp/a b.db"]'
+    assert words in path.read_text(encoding="utf-8")
+    assert _apply(path, uninstall=True) and not path.exists()
+    assert _apply(path, uninstall=True) == []
+
+
+def test_someone_elses_plugin_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "ruleweave.js"
+    path.write_text("export const Mine = async () => ({})\n", encoding="utf-8")
+    for uninstall in (False, True):
+        with pytest.raises(SettingsError, match="did not write"):
+            _apply(path, uninstall=uninstall)
+    assert path.read_text(encoding="utf-8").startswith("export const Mine")
+
+
+def test_the_cli_installs_into_the_project(tmp_path: Path, isolated_home: Path) -> None:
+    """``ruleweave install opencode`` twice, ``--dry-run`` writes nothing, ``--uninstall`` takes it out and
+    leaves the project's other plugins alone."""
+    (tmp_path / ".git").mkdir()
+    other = tmp_path / ".opencode" / "plugins" / "mine.js"
+    other.parent.mkdir(parents=True)
+    other.write_text("export const Mine = async () => ({})\n", encoding="utf-8")
+    env = {**os.environ, "RULEWEAVE_STATE_DIR": str(tmp_path / "state")}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([RULEWEAVE, "install", "opencode", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    plugin = tmp_path / ".opencode" / "plugins" / "ruleweave.js"
+    assert run("--dry-run").returncode == 0 and not plugin.exists()
+    assert run().returncode == 0 and is_ours(plugin.read_text(encoding="utf-8"))
+    again = run()
+    assert again.returncode == 0 and "nothing changed" in again.stdout
+    assert run("--uninstall").returncode == 0 and not plugin.exists() and other.exists()

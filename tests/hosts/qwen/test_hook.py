@@ -1,0 +1,79 @@
+"""``ruleweave hook qwen`` end to end: a subprocess per event, real files, the real SQLite store.
+
+The payloads are Qwen Code's own shapes (``payloads``); what each answer does in Qwen
+is in docs/hosts/qwen.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import WriteTree
+from tests.hosts.qwen import payloads
+
+RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
+
+FILES = {
+    ".cursor/rules/ts.mdc": '---\nglobs: "**/*.ts"\n---\nTS-RULE: no `any` in TypeScript.\n',
+    ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\nALWAYS-RULE: keep changes small.\n",
+    ".ruleweave/rules/no-eval.md": "---\ncondition: 'eval\\('\nscope: 'tool:write'\n---\n"
+    "NO-EVAL: never eval.\n",
+    "AGENTS.md": "ROOT-AGENTS: Qwen loads this itself.\n",
+    "QWEN.md": "ROOT-QWEN: Qwen loads this itself.\n",
+    "src/a.ts": "export const a = 1;\n",
+}
+
+
+@pytest.fixture
+def root(write_tree: WriteTree) -> Path:
+    """The project (a git root)."""
+    found = write_tree(FILES)
+    (found / ".git").mkdir(exist_ok=True)
+    return found
+
+
+def _hook(payload: dict[str, Any] | str, state: Path) -> tuple[int, str]:
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    done = subprocess.run([RULEWEAVE, "hook", "qwen"], input=data, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "RULEWEAVE_STATE_DIR": str(state)}, check=False)
+    return done.returncode, done.stdout
+
+
+def _context(stdout: str) -> str:
+    return str(json.loads(stdout)["hookSpecificOutput"]["additionalContext"]) if stdout.strip() else ""
+
+
+def test_a_session_through_the_hook(root: Path, tmp_path: Path) -> None:
+    """Start context without what Qwen loads itself; a notice once; nothing for Qwen's empty follow-up
+    prompt; a streamed rule's deny; after a compaction the notice comes again."""
+    state = tmp_path / "state"
+    ts = {"file_path": str(root / "src/a.ts")}
+    code, out = _hook(payloads.session_start(root), state)
+    start = _context(out)
+    assert code == 0 and "ALWAYS-RULE" in start and "ROOT-AGENTS" not in start and "ROOT-QWEN" not in start
+    first = _context(_hook(payloads.post_tool(root, "read_file", ts, "call_1"), state)[1])
+    assert first.count("TS-RULE") == 1
+    assert _hook(payloads.post_tool(root, "read_file", ts, "call_2"), state) == (0, "")
+    assert _hook(payloads.user_prompt(root, ""), state) == (0, "")
+    args = {"file_path": str(root / "src/c.ts"), "content": "const v = eval(raw);\n"}
+    denied = json.loads(_hook(payloads.pre_tool(root, "write_file", args, "call_3"), state)[1])
+    decision = denied["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny" and "NO-EVAL" in decision["permissionDecisionReason"]
+    compact = _context(_hook(payloads.session_start(root, "compact"), state)[1])
+    assert "ALWAYS-RULE" in compact
+    again = _context(_hook(payloads.post_tool(root, "read_file", ts, "call_4"), state)[1])
+    assert again.count("TS-RULE") == 1
+
+
+@pytest.mark.parametrize("stdin", ["", "not json", "[1, 2]", '{"hook_event_name": "PostToolUse"}'])
+def test_the_hook_never_fails_qwen(stdin: str, tmp_path: Path) -> None:
+    """Garbage in: exit 0 and nothing Qwen would act on (exit 2 would block)."""
+    code, out = _hook(stdin, tmp_path / "state")
+    assert code == 0 and not out.strip().startswith('{"decision"')
