@@ -4,8 +4,9 @@ An audit reads agent transcripts (Claude Code JSONL, Codex CLI rollout
 files, ruleweave's own event log), each detected by its content
 (``detect``), into one normalised timeline per session (``timeline``): the
 notices the model received, found by ruleweave's own headers
-(``received``), and the writes, edits and commands it made. It joins what
-reached the model with the store's delivery record (``join``), runs each
+(``received``), and the writes, edits, commands and replies it made. It joins
+what reached the model with the store's delivery record (``join``; ``start``
+tells which rules a recorded start context held), runs each
 rule's mechanical check over the model's actions before and after the rule
 reached it (``checks``), derives advice (``advice``) and builds the report
 (``report``) that ``render`` prints and ``--json`` dumps (docs/audit.md).

@@ -1,4 +1,5 @@
-"""What a tool call wrote or ran, from its name and input (Claude Code's tool shapes, and close kin)."""
+"""What a tool call wrote or ran, from its name and input (Claude Code's and Codex's tool shapes, and close
+kin), and what a reply said."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from typing import Any
 from ruleweave.audit.timeline import Action
 
 _PATH_KEYS = ("file_path", "path", "notebook_path")
-_COMMAND_TOOLS = frozenset({"Bash", "bash", "shell", "run_command", "execute_command", "run_shell_command"})
+_COMMAND_TOOLS = frozenset(
+    {"Bash", "bash", "shell", "exec_command", "run_command", "execute_command", "run_shell_command"}
+)
+_COMMAND_KEYS = ("command", "cmd")  # Codex 0.171.0's exec_command takes ``cmd`` (a string)
 
 
 def paths_of(tool_input: Mapping[str, Any]) -> list[str]:
@@ -22,7 +26,7 @@ def actions_of(
     """The writes and commands of one tool call.
 
     Write ``content``, Edit ``new_string``, MultiEdit ``edits[].new_string``,
-    NotebookEdit ``new_source``; a command tool's ``command`` (a list is joined with spaces).
+    NotebookEdit ``new_source``; a command tool's ``command`` or ``cmd`` (a list is joined with spaces).
 
     Args:
         tool: The tool's name.
@@ -34,7 +38,7 @@ def actions_of(
     Returns:
         The call's actions (none for a read or an unknown tool).
     """
-    command = tool_input.get("command")
+    command = next((c for k in _COMMAND_KEYS if (c := tool_input.get(k))), None)
     if tool in _COMMAND_TOOLS and command:
         text = " ".join(str(c) for c in command) if isinstance(command, list) else str(command)
         return [Action(seq, at, tool, call, "", text, "command")]
@@ -50,6 +54,11 @@ def actions_of(
         if parts:
             return [Action(seq, at, tool, call, path, "\n".join(parts), "write")]
     return []
+
+
+def reply_action(text: str, seq: int, at: float | None) -> list[Action]:
+    """A reply's text as an action (what a streamed rule watching ``text`` checks); none when empty."""
+    return [Action(seq, at, "reply", "", "", text, "reply")] if text.strip() else []
 
 
 def patch_actions(patch: str, call: str, tool: str, seq: int, at: float | None) -> list[Action]:

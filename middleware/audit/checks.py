@@ -11,6 +11,10 @@ A rule is checkable when it has
 
 A regex is searched in what a write adds and in a command; an ast-grep pattern in what a
 write adds, in the language its path names. With ``paths``, only writes to matching files count.
+A streamed rule's conditions are checked where its ``scope`` watches (no scope: prose and every
+tool): its ``text`` scope over the model's replies, its ``tool`` entries over the calls of that
+kind of tool (``tool_names``) and, with a glob, to matching files. A ``check:`` field is checked
+over writes and commands, never replies.
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ from ruleweave._files.reading import read_text
 from ruleweave.audit.timeline import Action
 from ruleweave.globs import PathSpellings, compile_glob
 from ruleweave.rules import Rule
+from ruleweave.session.tool_names import ToolNames
 from ruleweave.ttsr import ast_grep
 from ruleweave.ttsr.conditions import compile_condition
+from ruleweave.ttsr.scope import DEFAULT_SCOPE, ScopeEntry, parse_scope
 
 _RULE_FILE_BYTES = 1024 * 1024
 
@@ -42,6 +48,7 @@ class Check:
         patterns: ast-grep patterns.
         paths: Globs a written file must match ('': any file, and commands count too).
         problems: Patterns that did not compile, one sentence each.
+        scope: Where a streamed rule watches (``condition`` checks only; ``ttsr.scope``).
     """
 
     rule: str
@@ -50,14 +57,17 @@ class Check:
     patterns: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    scope: tuple[ScopeEntry, ...] = ()
 
     def violated_by(self, action: Action, root: str) -> str | None:
         """The text of ``action`` that breaks the rule, or ``None``.
 
         Args:
-            action: A write or command.
+            action: A write, command or reply.
             root: The project root (relative paths and globs are read against it).
         """
+        if not self.watches(action, root):
+            return None
         if self.paths and (action.kind != "write" or not _in_paths(action.path, self.paths, root)):
             return None
         for pattern in self.regexes:
@@ -72,13 +82,32 @@ class Check:
         return None
 
 
+    def watches(self, action: Action, root: str) -> bool:
+        """Whether ``action`` is where this check looks (a reply: a streamed rule watching ``text``)."""
+        if action.kind == "reply":
+            return any(entry.source == "text" for entry in self.scope)
+        if self.source != "condition":
+            return True
+        kind = _TOOLS.canonical(action.tool)
+        return any(
+            entry.source == "tool"
+            and (entry.tool is None or _TOOLS.canonical(entry.tool) == kind)
+            and (entry.glob is None or _in_paths(action.path, (entry.glob,), root))
+            for entry in self.scope
+        )
+
+
+_TOOLS = ToolNames()
+
+
 def check_of(rule: Rule) -> Check | None:
     """The rule's check: its ``check:`` field, else its streamed-rule conditions, else ``None``."""
     field = _check_field(rule.path)
     if field is not None:
         return _from_field(rule, field)
     if rule.condition or rule.ast_condition:
-        return Check(rule.name, "condition", rule.condition, rule.ast_condition)
+        scope = parse_scope(rule.scope)[0] or DEFAULT_SCOPE
+        return Check(rule.name, "condition", rule.condition, rule.ast_condition, scope=scope)
     return None
 
 

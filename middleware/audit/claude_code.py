@@ -3,13 +3,18 @@
 The shape relied on (seen in transcripts the bundled CLI 2.1.332 writes, tests/audit):
 every conversation line has ``type``, ``sessionId``, ``timestamp``, ``cwd``;
 
-* ``assistant``: ``message.content`` blocks, ``tool_use`` ones with ``id``, ``name``, ``input``;
+* ``assistant``: ``message.content`` blocks, ``tool_use`` ones with ``id``, ``name``, ``input``,
+  ``text`` ones (the reply a streamed rule watching ``text`` checks);
 * ``user``: ``message.content``, a string or blocks (``text``, ``tool_result`` with
   ``tool_use_id`` and ``content``);
 * ``attachment``: ``attachment.type == "hook_additional_context"`` with ``hookEvent``,
   ``hookName``, ``toolUseID`` and ``content`` (a list of the hooks' texts); ``hook_success``
   names the hook (``SessionStart:compact`` after a compaction);
 * ``system`` with ``subtype == "compact_boundary"``: the conversation was compacted.
+
+A hook's refusal reaches the model in the ``tool_result`` of the call it refused
+(``PreToolUse:Write hook error: …``, ``is_error``); a Stop hook's block as a ``user`` message
+``Stop hook feedback:\n…`` (both seen with 2.1.332).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ruleweave.audit.actions import actions_of, paths_of
+from ruleweave.audit.actions import actions_of, paths_of, reply_action
 from ruleweave.audit.dates import seconds
 from ruleweave.audit.jsonl import text_of
 from ruleweave.audit.received import HOOK_HOW, hook_event_in, rules_in
@@ -51,11 +56,12 @@ def read(path: str, lines: Iterable[tuple[int, dict[str, Any]]]) -> list[Session
     def receive(
         seq: int, at: float | None, text: str, how: str, event: str | None, call: str | None
     ) -> None:
-        for name, found_how in rules_in(text, how):
+        for name, found_how, cut in rules_in(text, how):
+            found_how = "compaction" if found_how == "start" and compacted else found_how
             key = (name, found_how, call)
             if key not in seen:
                 seen.add(key)
-                session.received.append(Received(seq, at, name, found_how, event, call))
+                session.received.append(Received(seq, at, name, found_how, event, call, cut))
 
     for seq, line in lines:
         kind = line.get("type")
@@ -76,13 +82,13 @@ def read(path: str, lines: Iterable[tuple[int, dict[str, Any]]]) -> list[Session
                 continue
             event = str(attachment.get("hookEvent") or "") or None
             how = HOOK_HOW.get(event or "", "other")
-            if how == "start" and compacted:
-                how = "compaction"
             call = attachment.get("toolUseID")
             call = call if isinstance(call, str) and call != event else None
             receive(seq, at, text_of(attachment.get("content")), how, event, call)
         elif kind == "assistant" and isinstance(message := line.get("message"), dict):
             for block in _blocks(message.get("content")):
+                if block.get("type") == "text" and isinstance(block.get("text"), str):
+                    session.actions.extend(reply_action(block["text"], seq, at))
                 if block.get("type") != "tool_use" or not isinstance(block.get("input"), dict):
                     continue
                 name, call, tool_input = str(block.get("name")), str(block.get("id")), block["input"]

@@ -6,7 +6,13 @@
   (``session.rule_uri``);
 * ``<rule name="NAME" path="…">`` after ``[ruleweave] Your output was stopped`` (an
   interrupt) or ``[ruleweave] What you just wrote`` (a reminder): a streamed rule's
-  text (``ttsr.render``; names are attribute-escaped there, unescaped here).
+  text (``ttsr.render``; names are attribute-escaped there, unescaped here). Codex 0.171.0 hands a
+  Stop hook's reason to the model inside ``<hook_prompt …>`` with ``<`` and ``>`` escaped
+  (``&lt;rule name=…``): read too.
+
+A rule's text that ends in a cut marker (``[ruleweave: N bytes left out…]``: the notice budget's,
+``prompt._cuts``, or the hook's context limit's, ``hosts._core.native.fit_context``) reached the
+model cut: ``N`` is reported with it.
 
 A template override that drops these headers hides its rules from the audit.
 """
@@ -17,7 +23,9 @@ import html
 import re
 
 _NOTICE = re.compile(r"(?m)(?:^|hook additional context: )\[rule: ([^\]\n]{1,300})\]")
-_TTSR_RULE = re.compile(r'<rule name="([^"\n]{1,300})" path="')
+_TTSR_RULE = re.compile(r'(?:<|&lt;)rule name="([^"\n]{1,300})" path="')  # Codex escapes a Stop reason
+_CUT = re.compile(r"\[ruleweave: ([0-9][0-9,]{0,15}) bytes left out")
+_START_PART = "[ruleweave: start context, part "  # hosts._core.delivery.CONTINUED: a later part of it
 _INTERRUPT = "[ruleweave] Your output was stopped"
 _REMINDER = "[ruleweave] What you just wrote"
 
@@ -34,27 +42,35 @@ HOOK_HOW = {
 """How a hook event's context reaches the model (``timeline.HOW``)."""
 
 
-def rules_in(text: str, how: str) -> list[tuple[str, str]]:
-    """The rules whose text ``text`` carries: ``(name, how)`` each, in order, each name once.
+def rules_in(text: str, how: str) -> list[tuple[str, str, int]]:
+    """The rules whose text ``text`` carries: ``(name, how, cut)`` each, in order, each name once.
 
     Args:
         text: What the model received.
         how: How it came (``timeline.HOW``); a streamed rule's text is reported as
-            ``ttsr-interrupt`` or ``ttsr-reminder`` instead.
+            ``ttsr-interrupt`` or ``ttsr-reminder`` instead, and a later part of a start context
+            too long for one answer (it went out with another event) as ``start``.
 
     Returns:
-        The rules found.
+        The rules found; ``cut``: bytes a cut marker in the rule's section (up to the next
+        header) says were left out, 0 when none.
     """
-    if "[rule: " not in text and "<rule name=" not in text:
+    if "[rule: " not in text and "rule name=" not in text:
         return []
-    found: dict[str, str] = {}
-    for match in _NOTICE.finditer(text):
-        found.setdefault(match.group(1).strip(), how)
+    if how not in ("start", "compaction") and _START_PART in text:
+        how = "start"
+    found: dict[str, tuple[str, int]] = {}
+    notices = list(_NOTICE.finditer(text))
+    for index, match in enumerate(notices):
+        end = notices[index + 1].start() if index + 1 < len(notices) else len(text)
+        marker = _CUT.search(text, match.end(), end)
+        cut = int(marker.group(1).replace(",", "")) if marker else 0
+        found.setdefault(match.group(1).strip(), (how, cut))
     if _INTERRUPT in text or _REMINDER in text:
         ttsr_how = "ttsr-interrupt" if _INTERRUPT in text else "ttsr-reminder"
         for match in _TTSR_RULE.finditer(text):
-            found.setdefault(html.unescape(match.group(1)), ttsr_how)
-    return list(found.items())
+            found.setdefault(html.unescape(match.group(1)), (ttsr_how, 0))
+    return [(name, found_how, cut) for name, (found_how, cut) in found.items()]
 
 
 _CONTEXT = re.compile(r"<system-reminder>\n(\w+)(?::[\w.-]+)? hook additional context: ")

@@ -33,6 +33,7 @@ class Received:
         how: One of ``HOW``.
         event: The hook event that carried it, when known.
         call: The tool call it rode with, when known.
+        cut: Bytes of its text left out, as the cut marker that ends it says (0: whole).
     """
 
     seq: int
@@ -41,21 +42,23 @@ class Received:
     how: str
     event: str | None = None
     call: str | None = None
+    cut: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A write, edit or command the model made.
+    """A write, edit or command the model made, or its reply text.
 
     Attributes:
         seq: Position in the session.
         at: Wall-clock seconds, or ``None``.
         tool: The tool's name.
         call: The tool call id.
-        path: The file written or edited ('' for a command).
+        path: The file written or edited ('' for a command or a reply).
         text: What it wrote (Write content, Edit new_string, MultiEdit edits joined,
-            a patch's added lines) or ran (the command).
-        kind: ``write`` or ``command``.
+            a patch's added lines), ran (the command) or said (a reply's text).
+        kind: ``write``, ``command`` or ``reply`` (only a streamed rule watching ``text`` checks
+            replies).
     """
 
     seq: int
@@ -78,7 +81,7 @@ class Session:
         cwd: The working directory the transcript names ('' when none).
         started: Wall-clock seconds of its first dated item, or ``None``.
         received: What reached the model, in order.
-        actions: What the model did, in order.
+        actions: What the model did and said, in order.
         touched: Every path a tool call named (reads too), in order.
     """
 

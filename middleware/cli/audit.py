@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from ruleweave.audit import audit
     from ruleweave.audit.dates import seconds
     from ruleweave.audit.render import lines
+    from ruleweave.audit.start import StartContexts
     from ruleweave.ruleset import RuleSet
 
     since = None
@@ -51,8 +52,9 @@ def run(args: argparse.Namespace) -> int:
     ruleset = RuleSet.load(config)
     store = _open(args.store)
     try:
+        start = StartContexts(config) if store is not None else None
         report = audit(args.transcripts, ruleset.rules, str(config.project_root or config.cwd),
-                       store=store, since=since, only=tuple(args.rule))
+                       store=store, since=since, only=tuple(args.rule), start=start)
     finally:
         if store is not None:
             store.close()

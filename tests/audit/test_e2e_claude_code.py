@@ -65,6 +65,9 @@ def test_audit_of_a_real_claude_code_transcript(
     assert [f["path"] for f in printed["files"]] == [str(project / "src/a.py")]
     assert printed["touched"] is True
     assert [r["how"] for r in rows["always"]["received"]] == ["start"]
+    # The record holds the start context as one piece; the audit tells its rules apart (per rule).
+    assert session["start_context"] == "per-rule"
+    assert rows["always"]["delivered"] == 1 and rows["always"]["gap"] == "ok"
     totals = {row["rule"]: row for row in report["rules"]}
     assert totals["no-print"]["status"] == "followed"
     assert totals["no-print"]["check"]["source"] == "check"
@@ -84,6 +87,14 @@ def test_audit_of_a_real_claude_code_transcript(
     (row,) = [r for r in report["rules"] if r["rule"] == "no-print"]
     assert row["status"] == "broken" and row["violations"]["after"] == 1
     assert any("streamed rule" in advice for advice in row["advice"])
+
+    # The always-on rule edited since: no start context built now matches the recorded piece's size,
+    # so its rules are joined by what the transcript shows ("whole"), never read as unrecorded.
+    (project / ".cursor/rules/always.mdc").write_text("---\nalwaysApply: true\n---\nALWAYS: be brief!!\n")
+    code, report, _ = run_audit(str(transcripts[0]), "--cwd", str(project), "--store", store, "--json")
+    assert code == 0 and report["sessions"][0]["start_context"] == "whole"
+    (always,) = [row for row in report["sessions"][0]["rules"] if row["rule"] == "always"]
+    assert always["delivered"] == 1 and always["gap"] == "ok"
 
     code, shown, _ = run_audit(str(transcripts[0]), "--cwd", str(project))
     assert code == 0
