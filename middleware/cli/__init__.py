@@ -69,6 +69,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if arguments[1] in HOSTS:
             return _hook(arguments[1], arguments[2:], exit_now=argv is None)
+    if arguments[:2] == ["spec", "decide"]:
+        # A spec decided before is answered from its compiled form, without the parser or pydantic.
+        from ruleweave.steering.quick import answer
+
+        code = answer(arguments[2:])
+        if code is not None:
+            return code
     from ruleweave.cli.common import UsageError, escaped_output
     from ruleweave.errors import ConfigError, StoreError
 

@@ -24,6 +24,7 @@ from ruleweave.errors import ConfigError
 from ruleweave.steering import Decision, decide, render_steering, run_tests
 from ruleweave.steering.loader import SpecReport, inspect_spec
 from ruleweave.steering.model import TASK_FACTS
+from ruleweave.steering.quick import remember
 from ruleweave.steering.trace import require_trace, write_trace
 
 
@@ -77,6 +78,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace) -> tuple[SpecReport, str]:
+    report, shown, _ = _load_text(args)
+    return report, shown
+
+
+def _load_text(args: argparse.Namespace) -> tuple[SpecReport, str, str]:
     path = Path(args.file)
     if not path.is_absolute():
         path = Path(args.cwd) / path
@@ -85,7 +91,7 @@ def _load(args: argparse.Namespace) -> tuple[SpecReport, str]:
         root = str(Path(args.cwd) / root)
     shown = args.file
     text = read_input(str(path))
-    return inspect_spec(text, file=shown, folder=path.parent, import_root=root), shown
+    return inspect_spec(text, file=shown, folder=path.parent, import_root=root), shown, text
 
 
 def _print_issues(report: SpecReport) -> None:
@@ -152,7 +158,7 @@ def run_test(args: argparse.Namespace) -> int:
 def run_decide(args: argparse.Namespace) -> int:
     """``spec decide FILE --input TEXT``: print the decision; 1 when the spec is invalid."""
     facts = _facts(args.fact)
-    report, _ = _load(args)
+    report, _, text = _load_text(args)
     spec = report.spec
     if spec is None:
         _print_issues(report)
@@ -168,6 +174,8 @@ def run_decide(args: argparse.Namespace) -> int:
         print_json(decision.to_json())
     else:
         print(_text(decision))
+    if args.trace_dir is None:
+        remember(spec, text)  # the next decision on this spec takes the warm path (steering.quick)
     return 0
 
 

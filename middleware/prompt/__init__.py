@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from ruleweave._text.controls import strip_controls
+from ruleweave._text.oneline import one_line_escaped as one_line_escaped
 from ruleweave.rules import Rule
 
 TEMPLATES: Mapping[str, str] = {
@@ -68,15 +68,6 @@ def address(templates: Mapping[str, str], name: str) -> str:
     """Where a model reads the rule ``name`` in full (``rule_address``: ``rule://<name>`` by default; a
     host names its own way, e.g. Claude Code's MCP tool). ``name`` is already made safe to show."""
     return template(templates, "rule_address").format(name=name)
-
-
-def one_line_escaped(text: str | None) -> str:
-    """Fold whitespace (newlines included) to single spaces, drop control, bidi and
-    zero-width characters, and escape angle brackets."""
-    if not text:
-        return ""
-    folded = _SPACE.sub(" ", strip_controls(text)).strip()
-    return folded.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def attribute(text: str | None) -> str:

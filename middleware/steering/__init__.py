@@ -21,10 +21,9 @@ Modules:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ruleweave._lazy import lazy_exports
 
+TYPE_CHECKING = False  # not typing's: ``spec decide``'s warm path (steering.quick) imports this package
 if TYPE_CHECKING:
     from ruleweave.errors import SpecReadError, SpecValidationError
     from ruleweave.steering.decision import (

@@ -8,14 +8,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import to_jsonable_python
 
+from ruleweave.steering.algebra import DEFAULT_ROUTE_REASON as DEFAULT_ROUTE_REASON
+from ruleweave.steering.algebra import decision_json
 from ruleweave.steering.model import ExecutionPlan
 
 RouteBasis = Literal["rule_prefer", "route_order_default", "default_route_order"]
 """Why the route was selected: a rule's ``prefer``; the first route of an order
 a rule set; or the first route by rank when no rule chose."""
-
-DEFAULT_ROUTE_REASON = "selected first route by rank/default order"
-"""The reason recorded when no rule chose the route (the reference's wording)."""
 
 REFERENCE_JSON_KEYS: tuple[str, ...] = (
     "input",
@@ -222,22 +221,24 @@ class Decision(_Frozen):
         plan = None
         if self.plan is not None:
             plan = self.plan.model_dump(mode="json", by_alias=True)
-        reasons = {item.rule: item.reason for item in self.reasons}
         selection = self.route_selection.model_dump(mode="json") if self.route_selection else None
-        return {
-            "input": self.input,
+        result = {
             "route": self.route,
-            "route_selection": selection,
-            "route_order": list(self.route_order),
-            "execution_plan": plan,
-            "forbid": list(self.forbid),
-            "allow": to_jsonable_python(dict(sorted(self.allow.items())), fallback=str),
-            "elicit": list(self.elicit_ids),
-            "after_success": list(self.after_success),
-            "matched_rules": [{"id": rule, "reason": reasons.get(rule)} for rule in self.matched_rules],
-            "reason": self.reason,
-            "skill": self.skill,
-            "questions": [
+            "selection": selection,
+            "order": self.route_order,
+            "forbid": self.forbid,
+            "forbidden_by": self.forbidden_by,
+            "after_success": self.after_success,
+            "matched": self.matched_rules,
+            "reasons": [(item.rule, item.reason) for item in self.reasons],
+        }
+        return decision_json(
+            result,
+            skill=self.skill,
+            text=self.input,
+            plan=plan,
+            allow=to_jsonable_python(dict(sorted(self.allow.items())), fallback=str),
+            questions=[
                 {
                     "id": item.id,
                     "question": item.question,
@@ -246,6 +247,5 @@ class Decision(_Frozen):
                 }
                 for item in self.elicit
             ],
-            "facts": dict(self.facts),
-            "forbidden_by": dict(self.forbidden_by),
-        }
+            facts=self.facts,
+        )

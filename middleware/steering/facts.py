@@ -41,94 +41,32 @@ to build one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
 
 from ruleweave.errors import ConfigError
-from ruleweave.steering.model import TASK_FACTS
+from ruleweave.steering.phrases import KEYWORDS, TASK_FACTS, says, says_any, says_lowered
+
+__all__ = [
+    "DEFAULT_HEURISTICS",
+    "FactBook",
+    "FactSource",
+    "Heuristic",
+    "KeywordHeuristic",
+    "ResolvedFact",
+    "resolve_facts",
+    "says",
+    "says_any",
+    "says_lowered",
+]
 
 Heuristic = Callable[[str], bool]
 """Decides one task fact from the user's text."""
 
 FactSource = Literal["caller", "heuristic"]
 """Where a resolved fact came from."""
-
-
-_MORE_SPACE = (0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
-_SPACE = "".join(
-    chr(c)
-    for c in (*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), *_MORE_SPACE)
-)
-"""Unicode White_Space: what the reference trims from a phrase."""
-
-
-def _is_word(ch: str) -> bool:
-    return ch.isascii() and (ch.isalnum() or ch == "_")
-
-
-def _bounded(text: str, needle: str) -> bool:
-    """Whether ``needle`` occurs in ``text`` with no word character on either side."""
-    size = len(needle)
-    start = text.find(needle)
-    while start != -1:
-        end = start + size
-        before = text[start - 1] if start else ""
-        after = text[end] if end < len(text) else ""
-        if not (before and _is_word(before)) and not (after and _is_word(after)):
-            return True
-        start = text.find(needle, start + 1)
-    return False
-
-
-@lru_cache(maxsize=4096)
-def _needle(phrase: str) -> str:
-    return phrase.lower().strip(_SPACE)
-
-
-def says_lowered(lowered: str, phrase: str) -> bool:
-    """:func:`says` on text already lowercased with ``str.lower``.
-
-    Args:
-        lowered: The user's text, lowercased.
-        phrase: A word or phrase.
-
-    Returns:
-        True on a match.
-    """
-    needle = _needle(phrase)
-    if not needle:
-        return False
-    return _bounded(lowered, needle) or (not needle.endswith("s") and _bounded(lowered, needle + "s"))
-
-
-def says(text: str, phrase: str) -> bool:
-    """Whether ``phrase`` appears in ``text`` at word boundaries (see the module docstring).
-
-    Args:
-        text: The user's text.
-        phrase: A word or phrase; a trailing plural ``s`` is also accepted.
-
-    Returns:
-        True on a match; an empty phrase never matches.
-    """
-    return says_lowered(text.lower(), phrase)
-
-
-def says_any(text: str, phrases: Iterable[str]) -> str | None:
-    """The first phrase of ``phrases`` that appears in ``text``.
-
-    Args:
-        text: The user's text.
-        phrases: Candidate phrases (OR).
-
-    Returns:
-        The matching phrase, or None.
-    """
-    lowered = text.lower()
-    return next((phrase for phrase in phrases if says_lowered(lowered, phrase)), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,55 +92,7 @@ class KeywordHeuristic:
 
 
 DEFAULT_HEURISTICS: Mapping[str, Heuristic] = MappingProxyType(
-    {
-        "task_recurrence_likely": KeywordHeuristic(
-            (
-                "daily",
-                "weekly",
-                "monthly",
-                "every morning",
-                "every day",
-                "every week",
-                "every month",
-                "again",
-                "recurring",
-            )
-        ),
-        "domain_object_task": KeywordHeuristic(
-            (
-                "alert",
-                "ticket",
-                "issue",
-                "calendar",
-                "email",
-                "crm",
-                "repo",
-                "pull request",
-                "dashboard",
-                "invoice",
-                "customer",
-                "incident",
-            )
-        ),
-        "interactive_prompt_likely": KeywordHeuristic(
-            ("login", "auth", "mfa", "otp", "password", "prompt")
-        ),
-        "command_likely_long_running": KeywordHeuristic(
-            (
-                "test",
-                "build",
-                "release",
-                "deploy",
-                "server",
-                "watch",
-                "tail",
-                "monitor",
-                "background process",
-                "tracked background",
-                "in the background",
-            )
-        ),
-    }
+    {name: KeywordHeuristic(words) for name, words in KEYWORDS.items()}
 )
 """The documented keyword heuristics, one per task fact (see the module docstring)."""
 

@@ -25,6 +25,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from ruleweave.steering.fields import Count, Ids, Rank, SafetyClass, StrictModel, Text
+
+# Re-exported: the grammar names them; phrases.py holds them for the warm path without pydantic.
+from ruleweave.steering.phrases import STANDARD_PREDICATES as STANDARD_PREDICATES
+from ruleweave.steering.phrases import TASK_FACTS as TASK_FACTS
 from ruleweave.steering.sections import (
     Activation,
     Artifact,
@@ -44,18 +48,6 @@ from ruleweave.steering.sections import (
 
 SCHEMA = "skillspec/v0"
 """The only schema this module reads."""
-
-STANDARD_PREDICATES: tuple[str, ...] = (
-    "user_says_any",
-    "task_recurrence_likely",
-    "domain_object_task",
-    "interactive_prompt_likely",
-    "command_likely_long_running",
-)
-"""The five predicates SkillSpec v0 standardises."""
-
-TASK_FACTS: tuple[str, ...] = STANDARD_PREDICATES[1:]
-"""The boolean task-fact predicates (everything but ``user_says_any``)."""
 
 EXTENSION_PREFIX = "x-"
 """Predicates starting with this are extensions, evaluated by the caller."""

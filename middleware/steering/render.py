@@ -8,10 +8,14 @@ escaped, so nothing can close the block or open a tag.
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from ruleweave.prompt import one_line_escaped
-from ruleweave.steering.decision import Decision, ElicitRequest
+from ruleweave._text.oneline import one_line_escaped
+
+TYPE_CHECKING = False  # not typing's: ``spec decide``'s warm path renders with this module
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ruleweave.steering.decision import Decision, ElicitRequest
 
 
 def clean(value: Any) -> str:
