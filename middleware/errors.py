@@ -13,14 +13,14 @@ The tree::
     ├── StoreError               a session store failed (unreachable, unknown URL, disk full)
     ├── ReplayError              an event log cannot be replayed
     ├── HookUsageError           a hook command got an option it does not know (also ValueError)
-    ├── SettingsError            a Claude Code settings file has the wrong shape (also ValueError)
+    ├── SettingsError            an agent's settings or hook file has the wrong shape (also ValueError)
     ├── ServerConfigError        a Claude Code MCP server file has the wrong shape (also ValueError)
     ├── UsageError               bad command-line arguments or unreadable input: the CLI exits 2
     ├── OptionError              a replayed log's option value is unusable (also ValueError)
     └── StreamInterruptError     a LangChain model stream stopped for a streamed rule
 
 The last five are defined where they are raised: ``SettingsError`` in
-``ruleweave.hosts.claude_code.settings``, ``ServerConfigError`` in
+``ruleweave.hosts._hooks_json`` (every installer's), ``ServerConfigError`` in
 ``ruleweave.hosts.claude_code.mcp_servers``, ``UsageError`` in
 ``ruleweave.cli.common`` (shared by the subcommands), ``OptionError`` in
 ``ruleweave.replay._options`` (always translated into a ``ReplayError``

@@ -11,7 +11,9 @@ choices from it, and the hook process (``_command``) imports only the one it run
 
 Adding an agent is its module (``codex.py`` with ``HOST = Host(name="codex", ...)``),
 its name in ``HOSTS`` and its installer module; ``tests/hosts/test_registry.py``
-checks that the declaration is complete.
+checks that the declaration is complete. A host's ``read_event`` reads its hook input with the
+``payload_*`` functions (a key of the wrong type reads as absent); a host whose hooks take Claude
+Code's settings schema installs through ``_hooks_json``.
 
 This module is on every hook process's path: standard library only, no ``typing``.
 """
@@ -19,10 +21,11 @@ This module is on every hook process's path: standard library only, no ``typing`
 from __future__ import annotations
 
 import sys
+from _collections_abc import Mapping  # what collections.abc re-exports; os loaded it already, so it is free
 
 TYPE_CHECKING = False  # not typing's: the hook's fast path imports this module
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Sequence
     from pathlib import Path
     from typing import Any, Protocol
 
@@ -133,6 +136,25 @@ NOTE = "note"
 """Show the text to the user, not the model (ruleweave's own trouble: a store it cannot use)."""
 
 REPLIES = frozenset({CONTEXT, DENY, BLOCK, NOTE})
+
+SHELL_READ_TEMPLATES = {
+    "rule_address": "the shell command `ruleweave read {shell}`",
+    "rule_protocol": (
+        "Each rule listed in <domain-rules> can be read in full with the shell command "
+        "`ruleweave read 'rule://<name>'` (the address in single quotes). Before you work on files a rule "
+        "covers, or on the task its description names, read that rule first and follow it."
+    ),
+    "custom_rules": (
+        "<rules>\n"
+        "You MUST read a rule below with the shell command `ruleweave read 'rule://<name>'` (the address "
+        "in single quotes) before working on anything it covers.\n"
+        "{rules}\n"
+        "</rules>"
+    ),
+}
+"""How a model reads a whole rule where the agent has a shell but no ``rule://`` reader (Codex, Gemini
+CLI, Qwen Code, Cline, OpenCode): ``ruleweave read``, which the hooks need on ``PATH`` anyway, with the
+address quoted for the shell (``prompt.address``'s ``{shell}``)."""
 """Every kind of answer a host may be asked to encode."""
 
 MISS = object()
@@ -199,6 +221,86 @@ class HookEvent:
         self.agent_id = agent_id
         self.agent_type = agent_type
         self.stop_active = stop_active
+
+
+def payload_text(payload: Mapping[str, Any], key: str) -> str:
+    """``payload[key]`` if it is a string, else ``''`` (a hook input's key of the wrong type reads as absent).
+
+    Args:
+        payload: A hook input, or an object inside one.
+        key: The key to read.
+
+    Returns:
+        The string, or ``''``.
+    """
+    value = payload.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def payload_id(payload: Mapping[str, Any], key: str) -> str | None:
+    """``payload[key]`` if it is a non-empty string (an id), else ``None``.
+
+    Args:
+        payload: A hook input, or an object inside one.
+        key: The key to read.
+
+    Returns:
+        The id, or ``None``.
+    """
+    value = payload.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def payload_mapping(payload: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    """``payload[key]`` if it is an object (a tool's arguments), else ``{}``.
+
+    Args:
+        payload: A hook input, or an object inside one.
+        key: The key to read.
+
+    Returns:
+        The object, or an empty one.
+    """
+    value = payload.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def payload_cwd(value: Any) -> str | None:
+    """A hook input's directory as ``HookEvent.cwd`` takes it.
+
+    Args:
+        value: The value the agent sent (``payload.get("cwd")``).
+
+    Returns:
+        ``value`` when it is a string or ``None``; anything else becomes text that is never absolute,
+        which the runner refuses.
+    """
+    return value if value is None or isinstance(value, str) else "<not a string>"
+
+
+def payload_kind(
+    payload: Mapping[str, Any], events: Mapping[str, str], sources: Mapping[str, str]
+) -> tuple[str | None, str | None, str | None]:
+    """The event's name, kind and ``source`` from a Claude-style hook input (``hook_event_name``,
+    ``source``).
+
+    Args:
+        payload: The hook input.
+        events: The host's ``Host.events``.
+        sources: SessionStart's ``source`` → its kind (any other source: ``SESSION_START``).
+
+    Returns:
+        The name (``None``: not a string), its kind (``None``: an event ruleweave does not answer), and
+        the source (``None``: not a string).
+    """
+    name = payload.get("hook_event_name")
+    name = name if isinstance(name, str) else None
+    kind = events.get(name) if name is not None else None
+    source = payload.get("source")
+    source = source if isinstance(source, str) else None
+    if kind == SESSION_START and source is not None:
+        kind = sources.get(source, SESSION_START)
+    return name, kind, source
 
 
 class Host:

@@ -66,8 +66,15 @@ def template(templates: Mapping[str, str], name: str) -> str:
 
 def address(templates: Mapping[str, str], name: str) -> str:
     """Where a model reads the rule ``name`` in full (``rule_address``: ``rule://<name>`` by default; a
-    host names its own way, e.g. Claude Code's MCP tool). ``name`` is already made safe to show."""
-    return template(templates, "rule_address").format(name=name)
+    host names its own way, e.g. Claude Code's MCP tool). ``name`` is already made safe to show; the field
+    ``{shell}`` is ``rule://<name>`` quoted for a POSIX shell, for a template that has the model run
+    ``ruleweave read`` (a rule file named ``$(…)`` must not become a command)."""
+    found = template(templates, "rule_address")
+    if "{shell}" not in found:
+        return found.format(name=name)
+    import shlex  # only for hosts whose model reads rules through its shell
+
+    return found.format(name=name, shell=shlex.quote(f"rule://{name}"))
 
 
 def attribute(text: str | None) -> str:

@@ -135,11 +135,12 @@ def fit_generic(
     return Fitted(text, tuple(by_part[id(part)] for part, _, _ in placed), tuple(cuts))
 
 
-def listing_marker(count: int, dropped: int) -> str:
-    """The line that ends a cut ``<domain-rules>`` listing."""
+def listing_marker(count: int, dropped: int, where: str = "rule://") -> str:
+    """The line that ends a cut ``<domain-rules>`` listing (``where``: the host's address of a rule, with
+    no name, which lists every rule)."""
     return (
         f"{MARKER_PREFIX}{count} more rules ({dropped} bytes) left out of this listing; "
-        "rule:// with no name lists every rule]"
+        f"{where} with no name lists every rule]"
     )
 
 
@@ -149,6 +150,7 @@ def fit_listing(
     render: Callable[[str], str],
     joiner: str,
     limit: int | None,
+    where: str = "rule://",
 ) -> Fitted:
     """A listing block within ``limit`` bytes: whole entries in order, then a marker line.
 
@@ -158,6 +160,7 @@ def fit_listing(
         render: The block around its joined entries.
         joiner: Between two entries.
         limit: The block's byte limit (``None``: none).
+        where: How a rule is read, for the marker (``prompt.address`` with no name).
 
     Returns:
         The block ('' when not even one entry and the marker fit), the rules it
@@ -171,7 +174,7 @@ def fit_listing(
     sizes = [len(e.encode("utf-8")) for e in entries]
     for keep in range(len(entries) - 1, -1, -1):
         left = sum(sizes[keep:])
-        shown = [*entries[:keep], listing_marker(len(entries) - keep, left)]
+        shown = [*entries[:keep], listing_marker(len(entries) - keep, left, where)]
         text = render(joiner.join(shown))
         if len(text.encode("utf-8")) <= limit:
             cut = tuple(BlockCut(r.path, sizes[keep + i], r.name) for i, r in enumerate(rules[keep:]))
@@ -184,14 +187,16 @@ LISTING_SHARE = 16
 """The listing keeps at least 1/16 of ``prompt_max_bytes`` (or its marker line, or its whole size)."""
 
 
-def listing_floor(entries: Sequence[str], render: Callable[[str], str], joiner: str, limit: int) -> int:
+def listing_floor(
+    entries: Sequence[str], render: Callable[[str], str], joiner: str, limit: int, where: str = "rule://"
+) -> int:
     """Bytes the listing keeps whatever comes first: its whole size when under ``limit // LISTING_SHARE``,
     else that much, but never less than the block holding only its marker line (0 without entries)."""
     if not entries:
         return 0
     whole = len(render(joiner.join(entries)).encode("utf-8"))
     total = sum(len(e.encode("utf-8")) for e in entries)
-    marker_only = len(render(listing_marker(len(entries), total)).encode("utf-8"))
+    marker_only = len(render(listing_marker(len(entries), total, where)).encode("utf-8"))
     return min(whole, max(marker_only, limit // LISTING_SHARE))
 
 

@@ -24,7 +24,7 @@ _FIELDS: Mapping[str, frozenset[str]] = {
     "notice": frozenset({"name", "body"}),
     "instructions_notice": frozenset({"path", "body"}),
     "listing_notice": frozenset({"path", "body"}),
-    "rule_address": frozenset({"name"}),
+    "rule_address": frozenset({"name", "shell"}),
 }
 
 

@@ -17,7 +17,7 @@ from ruleweave.buckets import Buckets
 from ruleweave.config import RuleweaveConfig
 from ruleweave.instructions import InstructionBlob
 from ruleweave.instructions.budget import SEPARATOR, keeps_whole
-from ruleweave.prompt import dedupe_generic, domain_entries, join_blocks
+from ruleweave.prompt import address, dedupe_generic, domain_entries, join_blocks
 from ruleweave.prompt._budget import (
     BlockBudget,
     BlockCut,
@@ -160,11 +160,12 @@ class PromptAssembly:
         kept, dropped = dedupe_generic(self.buckets.generic, (custom_system_prompt or "", self.blob.text))
         domain_rules = self.buckets.domain
         entries, block, joiner = domain_entries(domain_rules, templates, custom=config.custom_template)
+        where = address(templates, "")  # how this host reads a rule: with no name, every rule's name
 
         caps = (config.instructions_max_bytes, config.generic_max_bytes, config.domain_max_bytes)
         blob = self.blob  # within its own cap, files first (``instructions.budget.fit_ordered``)
         generic = fit_generic(kept, templates, caps[1], self._shown_path)
-        domain = fit_listing(domain_rules, entries, block, joiner, caps[2])
+        domain = fit_listing(domain_rules, entries, block, joiner, caps[2], where)
         sizes = [len(text.encode("utf-8")) for text in (blob.text, generic.text, domain.text) if text]
         limits: list[int | None] = list(caps)
         if sum(sizes) + len(SEPARATOR) * max(len(sizes) - 1, 0) > config.prompt_max_bytes:
@@ -172,8 +173,8 @@ class PromptAssembly:
             blob, generic, domain, limits = ordered(
                 config.prompt_max_bytes, caps, self.blob,
                 lambda limit: fit_generic(kept, templates, limit, self._shown_path),
-                lambda limit: fit_listing(domain_rules, entries, block, joiner, limit),
-                listing_floor(entries, block, joiner, config.prompt_max_bytes),
+                lambda limit: fit_listing(domain_rules, entries, block, joiner, limit, where),
+                listing_floor(entries, block, joiner, config.prompt_max_bytes, where),
                 keeps_whole(config.keep_whole),
             )
         rule_names = {p.path: p.where.removeprefix("rule://") for p in self.blob.parts if p.level == "rule"}

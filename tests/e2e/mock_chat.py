@@ -32,15 +32,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import select
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
+
+from tests.mock_http import Frames, MockServer, sse
 
 Block = dict[str, Any]
 """One part of a scripted reply: ``{"type": "text", ...}``, ``{"type": "tool_call", ...}`` or a pause."""
@@ -106,7 +103,7 @@ def offers_tools(path: str, body: Mapping[str, Any]) -> bool:
 
 
 @dataclass
-class MockChat:
+class MockChat(MockServer[Reply]):
     """The mock server: ``with MockChat(script) as mock`` serves on ``mock.url`` until the block ends.
 
     Args:
@@ -118,51 +115,34 @@ class MockChat:
             (default ``offers_tools``).
     """
 
+    URL_PATH: ClassVar[str] = "/v1"  # the base URL for ``OPENAI_BASE_URL``
+    REQUEST_ID: ClassVar[str | None] = "x-request-id"
+
     script: Sequence[Reply | Script]
     fallback: Reply = field(default_factory=lambda: reply(text("Done.")))
     side: Reply | Script = field(default_factory=lambda: reply(text("ok")))
     is_loop: Callable[[str, Mapping[str, Any]], bool] = offers_tools
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    loop_requests: list[dict[str, Any]] = field(default_factory=list)
-    side_requests: list[dict[str, Any]] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
 
-    @property
-    def url(self) -> str:
-        """The base URL for ``OPENAI_BASE_URL`` (``http://127.0.0.1:<port>/v1``)."""
-        assert self._server is not None, "the mock server is not running"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+    def in_loop(self, path: str, body: Mapping[str, Any]) -> bool:
+        """``is_loop``'s answer."""
+        return self.is_loop(path, body)
 
-    def __enter__(self) -> MockChat:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        assert self._server is not None and self._thread is not None
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-    def answer(self, path: str, body: dict[str, Any]) -> Reply:
-        """Record ``body`` and choose its reply (the next scripted one for agent-loop requests)."""
+    def get(self, path: str) -> bytes:
+        """``/models`` lists the model names requested so far; every GET is recorded."""
+        self.record(path, {})
         with self._lock:
-            self.requests.append({"path": path, "body": body})
-            if not self.is_loop(path, body):
-                self.side_requests.append(body)
-                step: Reply | Script = self.side
-            else:
-                index = len(self.loop_requests)
-                self.loop_requests.append(body)
-                step = self.script[index] if index < len(self.script) else self.fallback
-        return step if isinstance(step, Reply) else step(body)
+            models = sorted({str(r["body"]["model"]) for r in self.requests if r["body"].get("model")})
+        if not path.endswith("/models"):
+            return b"{}"
+        names = models or ["mock-model"]
+        data = [{"id": m, "object": "model", "created": 0, "owned_by": "mock"} for m in names]
+        return json.dumps({"object": "list", "data": data}).encode()
+
+    def post(self, path: str, body: dict[str, Any]) -> bytes | Frames:
+        """A ``chat.completion``, or its ``chat.completion.chunk`` stream when the body asks for one."""
+        step = self.answer(path, body)
+        model = str(body.get("model") or "mock-model")
+        return _stream(step, model) if body.get("stream") else json.dumps(_completion(step, model)).encode()
 
     def loop_texts(self, index: int) -> list[str]:
         """Every text the ``index``-th agent-loop request's messages carry, in order."""
@@ -241,85 +221,7 @@ def _pieces(value: str, size: int = 16) -> Iterator[str]:
         yield value[start : start + size]
 
 
-def _handler(mock: MockChat) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            """Quiet: the test output is the requests the mock recorded."""
-
-        def do_HEAD(self) -> None:
-            self._send(200, b"")
-
-        def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0]
-            with mock._lock:
-                mock.requests.append({"path": path, "body": {}})
-                models = sorted({str(r["body"]["model"]) for r in mock.requests if r["body"].get("model")})
-            if path.endswith("/models"):
-                data = [{"id": m, "object": "model", "created": 0, "owned_by": "mock"}
-                        for m in models or ["mock-model"]]
-                self._send(200, json.dumps({"object": "list", "data": data}).encode())
-            else:
-                self._send(200, b"{}")
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                body = {"raw": raw.decode("utf-8", "replace")}
-            if not isinstance(body, dict):
-                body = {"raw": body}
-            path = self.path.split("?", 1)[0]
-            step = mock.answer(path, body)
-            model = str(body.get("model") or "mock-model")
-            if body.get("stream"):
-                self._stream(step, model)
-            else:
-                self._send(200, json.dumps(_completion(step, model)).encode())
-
-        def _send(self, status: int, payload: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("x-request-id", f"req_{next(_ids):08d}")
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def _stream(self, step: Reply, model: str) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.close_connection = True
-            try:
-                for data in _events(step, model):
-                    if "pause" in data:
-                        if self._client_left(float(data["pause"])):
-                            return
-                        continue
-                    self.wfile.write(f"data: {json.dumps(data)}\n\n".encode())
-                    self.wfile.flush()
-                self.wfile.write(b"data: [DONE]\n\n")
-                self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client stopped reading: an interrupted reply
-
-        def _client_left(self, seconds: float) -> bool:
-            """Wait up to ``seconds``; ``True`` as soon as the client has closed the connection."""
-            deadline = time.monotonic() + seconds
-            while (left := deadline - time.monotonic()) > 0:
-                ready, _, _ = select.select([self.connection], [], [], min(left, 0.05))
-                if ready:
-                    try:
-                        if not self.connection.recv(1, socket.MSG_PEEK):
-                            return True
-                    except OSError:
-                        return True
-                    time.sleep(min(left, 0.05))  # bytes waiting, not a close: keep holding
-            return False
-
-    return Handler
+def _stream(step: Reply, model: str) -> Frames:
+    for data in _events(step, model):
+        yield float(data["pause"]) if "pause" in data else sse(data)
+    yield sse("[DONE]")

@@ -32,12 +32,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
+
+from tests.mock_http import Frames, MockServer, sse
 
 Part = dict[str, Any]
 """One part of a scripted reply: ``{"text": ...}`` or ``{"functionCall": {...}}``."""
@@ -73,8 +72,9 @@ Script = Callable[[Mapping[str, Any]], Reply]
 
 
 @dataclass
-class MockGemini:
-    """The mock server: ``with MockGemini(script) as mock`` serves on ``mock.url`` until the block ends.
+class MockGemini(MockServer[Reply]):
+    """The mock server: ``with MockGemini(script) as mock`` serves on ``mock.url`` (the base URL for
+    ``GOOGLE_GEMINI_BASE_URL``) until the block ends.
 
     Args:
         script: The agent-loop replies, in order; a callable gets the request body.
@@ -86,51 +86,25 @@ class MockGemini:
     script: Sequence[Reply | Script]
     fallback: Reply = field(default_factory=lambda: reply(text("Done.")))
     side: Reply | Script = field(default_factory=lambda: reply(text("ok")))
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    loop_requests: list[dict[str, Any]] = field(default_factory=list)
-    side_requests: list[dict[str, Any]] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
 
-    @property
-    def url(self) -> str:
-        """The base URL for ``GOOGLE_GEMINI_BASE_URL``."""
-        assert self._server is not None, "the mock server is not running"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+    def in_loop(self, path: str, body: Mapping[str, Any]) -> bool:
+        """A ``:streamGenerateContent`` request that offers tools."""
+        return path.endswith(":streamGenerateContent") and bool(body.get("tools"))
 
-    def __enter__(self) -> MockGemini:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
+    def get(self, path: str) -> bytes:
+        """An empty model list."""
+        return b'{"models": []}'
 
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        assert self._server is not None and self._thread is not None
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-    def answer(self, path: str, body: dict[str, Any]) -> Reply:
-        """Record ``body`` and choose its reply (the next scripted one for agent-loop requests)."""
-        with self._lock:
-            self.requests.append({"path": path, "body": body})
-            if not path.endswith(":streamGenerateContent") or not body.get("tools"):
-                self.side_requests.append(body)
-                side = self.side
-                loop = False
-            else:
-                index = len(self.loop_requests)
-                self.loop_requests.append(body)
-                loop = True
-        if not loop:
-            return side if isinstance(side, Reply) else side(body)
-        step = self.script[index] if index < len(self.script) else self.fallback
-        return step if isinstance(step, Reply) else step(body)
+    def post(self, path: str, body: dict[str, Any]) -> bytes | Frames:
+        """Chunks of a ``GenerateContentResponse`` for ``:streamGenerateContent``, else one whole (or
+        a token count, which is recorded but is no side request)."""
+        if path.endswith(":countTokens"):
+            self.record(path, body)
+            return b'{"totalTokens": 10}'
+        step = self.answer(path, body)
+        if path.endswith(":streamGenerateContent"):
+            return (sse(chunk, end="\r\n\r\n") for chunk in _chunks(step))
+        return json.dumps(_whole(step)).encode()
 
     def texts(self, index: int) -> list[str]:
         """Every text the ``index``-th agent-loop request carries (parts and function responses), in order."""
@@ -201,56 +175,3 @@ def _whole(step: Reply) -> dict[str, Any]:
                           "totalTokenCount": step.prompt_tokens + 5},
         "modelVersion": "gemini-mock",
     }
-
-
-def _handler(mock: MockGemini) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            """Quiet: the test output is the requests the mock recorded."""
-
-        def do_GET(self) -> None:
-            self._send(200, b'{"models": []}')
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                body = {"raw": raw.decode("utf-8", "replace")}
-            path = self.path.split("?", 1)[0]
-            if path.endswith(":countTokens"):
-                with mock._lock:
-                    mock.requests.append({"path": path, "body": body})
-                self._send(200, b'{"totalTokens": 10}')
-                return
-            step = mock.answer(path, body)
-            if path.endswith(":streamGenerateContent"):
-                self._stream(step)
-            else:
-                self._send(200, json.dumps(_whole(step)).encode())
-
-        def _send(self, status: int, payload: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def _stream(self, step: Reply) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.close_connection = True
-            try:
-                for chunk in _chunks(step):
-                    self.wfile.write(f"data: {json.dumps(chunk)}\r\n\r\n".encode())
-                    self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client stopped reading
-
-    return Handler

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
+
+from tests.mock_http import Frames, MockServer, sse
 
 Item = dict[str, Any]
 """One output item of a scripted reply: a ``message``, a ``function_call`` or a ``custom_tool_call``."""
@@ -79,57 +78,40 @@ Script = Callable[[Mapping[str, Any]], Reply]
 
 
 @dataclass
-class MockResponses:
+class MockResponses(MockServer[Reply]):
     """The mock server: ``with MockResponses(script) as mock`` serves on ``mock.url`` until the block ends.
 
     Args:
         script: The agent-loop replies, in order; a callable gets the request body.
             When the script runs out, loop requests get ``fallback``.
         fallback: The reply after the script (default: a short text, ending the turn).
-        is_loop: Which requests are agent-loop requests (default: those that offer tools).
+        is_loop: Which ``/responses`` requests are agent-loop requests (default: those that offer tools).
+        side: The reply to every other request (default: a new text ``ok`` each time).
     """
+
+    URL_PATH: ClassVar[str] = "/v1"  # the provider's base_url: requests go to <url>/responses
+    REQUEST_ID: ClassVar[str | None] = "x-request-id"
 
     script: Sequence[Reply | Script]
     fallback: Reply = field(default_factory=lambda: reply(text("Done.")))
     is_loop: Callable[[Mapping[str, Any]], bool] = field(default=lambda body: bool(body.get("tools")))
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    loop_requests: list[dict[str, Any]] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
+    side: Reply | Script = field(default=lambda body: reply(text("ok")))  # each item has its own id
 
-    @property
-    def url(self) -> str:
-        """The base URL for the provider's ``base_url`` (requests go to ``<url>/responses``)."""
-        assert self._server is not None, "the mock server is not running"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+    def in_loop(self, path: str, body: Mapping[str, Any]) -> bool:
+        """A ``/responses`` request that ``is_loop`` accepts."""
+        return path.endswith("/responses") and self.is_loop(body)
 
-    def __enter__(self) -> MockResponses:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
+    def get(self, path: str) -> bytes:
+        """An empty model list."""
+        return b'{"object": "list", "data": [], "models": []}'
 
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        assert self._server is not None and self._thread is not None
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-    def answer(self, path: str, body: dict[str, Any]) -> Reply:
-        """Record ``body`` and choose its reply (the next scripted one for agent-loop requests)."""
-        with self._lock:
-            self.requests.append({"path": path, "body": body})
-            if not path.endswith("/responses") or not self.is_loop(body):
-                return reply(text("ok"))
-            index = len(self.loop_requests)
-            self.loop_requests.append(body)
-        step = self.script[index] if index < len(self.script) else self.fallback
-        return step if isinstance(step, Reply) else step(body)
+    def post(self, path: str, body: dict[str, Any]) -> bytes | Frames:
+        """A ``response``, or its event stream when the body asks for one."""
+        step = self.answer(path, body)
+        model = str(body.get("model") or "gpt-mock")
+        if body.get("stream"):
+            return (sse(event, event["type"]) for event in _events(step, model))
+        return json.dumps(_response(model, "completed", list(step.items), step.input_tokens)).encode()
 
     def tool_outputs(self, index: int) -> dict[str, str]:
         """The tool results the ``index``-th agent-loop request carries: call id → output text."""
@@ -216,55 +198,3 @@ def _pieces(value: str, size: int = 16) -> Iterator[str]:
         yield value[start : start + size]
     if not value:
         yield ""
-
-
-def _handler(mock: MockResponses) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            """Quiet: the test output is the requests the mock recorded."""
-
-        def do_GET(self) -> None:
-            self._send(200, "application/json", b'{"object": "list", "data": [], "models": []}')
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                body = {"raw": raw.decode("utf-8", "replace")}
-            path = self.path.split("?", 1)[0]
-            step = mock.answer(path, body if isinstance(body, dict) else {"raw": body})
-            model = str(body.get("model") or "gpt-mock") if isinstance(body, dict) else "gpt-mock"
-            if isinstance(body, dict) and body.get("stream"):
-                self._stream(step, model)
-            else:
-                done = _response(model, "completed", list(step.items), step.input_tokens)
-                self._send(200, "application/json", json.dumps(done).encode())
-
-        def _send(self, status: int, content_type: str, payload: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("x-request-id", f"req_{next(_ids):08d}")
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def _stream(self, step: Reply, model: str) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.send_header("x-request-id", f"req_{next(_ids):08d}")
-            self.end_headers()
-            self.close_connection = True
-            try:
-                for event in _events(step, model):
-                    self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
-                    self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client stopped reading: an interrupted reply
-
-    return Handler

@@ -314,6 +314,7 @@ def plan(
     limit: int = CONTEXT_LIMIT,
     agent: str = "Claude Code",
     hold: bool = False,
+    address: Callable[[str], str] | None = None,
 ) -> Plan:
     """Pack one answer (see the module docstring); pure: the caller takes and writes the queue.
 
@@ -327,6 +328,8 @@ def plan(
         agent: The agent's name, for the marker of a piece cut to the limit.
         hold: Send nothing: every piece waits in the queue (an event that cannot add context the
             next one must carry, e.g. the start context before a compaction).
+        address: A rule's name → where the model reads it whole (the host's templates), for the marker
+            of a rule cut to the limit; default ``rule://<name>``.
 
     Returns:
         The ``Plan``.
@@ -359,7 +362,7 @@ def plan(
     for index, (piece, raw) in enumerate(ordered):
         text, extra = piece.text, 0
         if not hold and utf16_len(text) > limit:  # alone over the limit: the one cut this module makes
-            text = fit_context(text, where=_where(piece), limit=limit, agent=agent)[0]
+            text = fit_context(text, where=_where(piece, address), limit=limit, agent=agent)[0]
             extra, cut_any = _size(piece.text) - _size(text), True
         need = utf16_len(text) + (len(SEPARATOR) if sent else 0)
         if hold or used + need > limit:  # this one and all after it wait, in order
@@ -389,6 +392,7 @@ class Delivery:
             (``ruleweave._kernel.delivery.set_mark``), for the hook's warm path.
         limit: The most UTF-16 code units of one answer.
         agent: The agent's name, for the marker of a piece cut to the limit.
+        address: A rule's name → where the model reads it whole, for that marker.
         clock: Wall-clock time source.
     """
 
@@ -399,12 +403,14 @@ class Delivery:
         marks: str | None = None,
         limit: int = CONTEXT_LIMIT,
         agent: str = "Claude Code",
+        address: Callable[[str], str] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.on_error = on_error
         self.marks = marks
         self.limit = limit
         self.agent = agent
+        self.address = address
         self.clock = clock
 
     def send(
@@ -425,7 +431,8 @@ class Delivery:
             self.on_error(exc)
             waiting = []
         done = plan(
-            event, turn, waiting, notices, now=self.clock(), limit=self.limit, agent=self.agent, hold=hold
+            event, turn, waiting, notices, now=self.clock(), limit=self.limit, agent=self.agent, hold=hold,
+            address=self.address,
         )
         try:
             store.enqueue(queue, done.back, front=True)
@@ -470,7 +477,8 @@ class Delivery:
             self.on_error(exc)
             waiting = []
         done = plan(
-            event, turn, waiting, notices, now=self.clock(), limit=self.limit, agent=self.agent, hold=hold
+            event, turn, waiting, notices, now=self.clock(), limit=self.limit, agent=self.agent, hold=hold,
+            address=self.address,
         )
         try:
             await store.aenqueue(queue, done.back, front=True)
@@ -489,8 +497,9 @@ def _size(text: str) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-def _where(piece: Piece) -> str | None:
+def _where(piece: Piece, address: Callable[[str], str] | None = None) -> str | None:
     """Where the whole text of a piece is, for its cut marker."""
     if piece.kind in ("rule", "ttsr") and piece.name:
-        return f"rule://{piece.name.split(', ')[0]}"
+        name = piece.name.split(", ")[0]
+        return address(name) if address is not None else f"rule://{name}"
     return piece.path or None

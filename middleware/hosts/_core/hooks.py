@@ -89,6 +89,7 @@ from ruleweave.hosts._core.subagents import (
     task_matches,
 )
 from ruleweave.hosts._hook_log import HookLog
+from ruleweave.prompt import address, one_line_escaped
 
 if TYPE_CHECKING:
     from ruleweave.config import RuleweaveConfig
@@ -166,6 +167,7 @@ class HostHooks:
         self.delivery = Delivery(
             lambda exc: self._error("delivery", exc),
             marks=queue_marks, limit=host.context_limit, agent=host.title,
+            address=lambda name: address(ruleset.config.templates, one_line_escaped(name)),
         )
 
     def session(self, session_id: str) -> RuleSession:

@@ -49,6 +49,11 @@ from ruleweave.hosts import (
     USER_PROMPT,
     HookEvent,
     Host,
+    payload_cwd,
+    payload_id,
+    payload_kind,
+    payload_mapping,
+    payload_text,
 )
 
 TYPE_CHECKING = False  # not typing's: see above
@@ -114,16 +119,6 @@ DELEGATION_TOOLS = frozenset({"Agent", "Task"})
 """The tools that start a subagent (``Agent``; ``Task`` before 2.1): their task goes to SubagentStart."""
 
 
-def _text(payload: Mapping[str, Any], key: str) -> str:
-    value = payload.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _id(payload: Mapping[str, Any], key: str) -> str | None:
-    value = payload.get(key)
-    return value if isinstance(value, str) and value else None
-
-
 def read_event(payload: Mapping[str, Any]) -> HookEvent:
     """A Claude Code hook input as a ``HookEvent`` (a key of the wrong type reads as absent).
 
@@ -133,30 +128,21 @@ def read_event(payload: Mapping[str, Any]) -> HookEvent:
     Returns:
         The event; its ``kind`` is ``None`` for an event ruleweave does not answer.
     """
-    name = payload.get("hook_event_name")
-    name = name if isinstance(name, str) else None
-    kind = EVENTS.get(name) if name is not None else None
-    source = payload.get("source")
-    source = source if isinstance(source, str) else None
-    if kind == SESSION_START and source is not None:
-        kind = _SOURCES.get(source, SESSION_START)
-    cwd = payload.get("cwd")
-    args = payload.get("tool_input")
+    name, kind, source = payload_kind(payload, EVENTS, _SOURCES)
     return HookEvent(
         name,
         kind,
-        _text(payload, "session_id"),
-        # A cwd that is not a string is kept as text that is never absolute: the runner refuses it.
-        cwd=cwd if cwd is None or isinstance(cwd, str) else "<not a string>",
+        payload_text(payload, "session_id"),
+        cwd=payload_cwd(payload.get("cwd")),
         source=source,
-        tool=_text(payload, "tool_name"),
-        args=args if isinstance(args, Mapping) else {},
-        call_id=_id(payload, "tool_use_id"),
+        tool=payload_text(payload, "tool_name"),
+        args=payload_mapping(payload, "tool_input"),
+        call_id=payload_id(payload, "tool_use_id"),
         result=payload.get("tool_response"),
-        text=_text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else "",
-        turn_id=_id(payload, "prompt_id"),
-        agent_id=_id(payload, "agent_id"),
-        agent_type=_id(payload, "agent_type"),
+        text=payload_text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else "",
+        turn_id=payload_id(payload, "prompt_id"),
+        agent_id=payload_id(payload, "agent_id"),
+        agent_type=payload_id(payload, "agent_type"),
         stop_active=payload.get("stop_hook_active") is True,
     )
 

@@ -21,8 +21,8 @@ import subprocess
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ruleweave.errors import RuleweaveError
 from ruleweave.hosts import AFTER_TOOL, BEFORE_TOOL
+from ruleweave.hosts._hooks_json import HooksJson, SettingsError
 from ruleweave.hosts.claude_code import HOST
 from ruleweave.hosts.claude_code.mcp_servers import install_server, mcp_file, uninstall_server
 from ruleweave.hosts.claude_code.served import (
@@ -89,8 +89,11 @@ def agent_version() -> tuple[int, ...] | None:
     return parse_version(done.stdout) if done.returncode == 0 else None
 
 
-class SettingsError(RuleweaveError, ValueError):
-    """The settings file is not the JSON object Claude Code reads (one sentence)."""
+_SHAPE = HooksJson(
+    agent=HOST.name, events=HOOK_EVENTS, matchers=dict.fromkeys(TOOL_EVENTS, "*"), error=SettingsError
+)
+"""Claude Code's hook settings as the shared installer declares them. Only its shape check serves here:
+``install`` and ``uninstall`` also write ``mcp_tool`` hooks and the ``read_rule`` permission."""
 
 
 def settings_file(scope: str, config: RuleweaveConfig) -> Path:
@@ -151,26 +154,6 @@ def _spelled(entry: dict[str, Any]) -> str:
     return repr(entry.get("command"))
 
 
-def _checked(settings: Any) -> dict[str, Any]:
-    """The settings' ``hooks`` mapping, its shape checked.
-
-    Raises:
-        SettingsError: The file, ``hooks``, an event's list or a matcher group has the wrong type.
-    """
-    if not isinstance(settings, dict):
-        raise SettingsError("it holds JSON but not an object")
-    hooks = settings.get("hooks", {})
-    if not isinstance(hooks, dict):
-        raise SettingsError('its "hooks" is not an object')
-    for event, groups in hooks.items():
-        if not isinstance(groups, list) or not all(isinstance(g, dict) for g in groups):
-            raise SettingsError(f'its "hooks.{event}" is not a list of matcher groups')
-        for group in groups:
-            if not isinstance(group.get("hooks", []), list):
-                raise SettingsError(f'a matcher group of "hooks.{event}" has "hooks" that is not a list')
-    return hooks
-
-
 def install(
     settings: Any, command: str = COMMAND, events: Sequence[str] = HOOK_EVENTS, *, hook_type: str = "command"
 ) -> tuple[dict[str, Any], list[str]]:
@@ -192,7 +175,7 @@ def install(
     """
     if hook_type not in HOOK_TYPES:
         raise SettingsError(f"the hook type {hook_type!r} is not one of {', '.join(HOOK_TYPES)}")
-    _checked(settings)
+    _SHAPE.check(settings)
     result: dict[str, Any] = copy.deepcopy(settings)
     hooks = result.setdefault("hooks", {})
     changes: list[str] = []
@@ -247,7 +230,7 @@ def uninstall(settings: Any) -> tuple[dict[str, Any], list[str]]:
     Raises:
         SettingsError: The settings have the wrong shape.
     """
-    _checked(settings)
+    _SHAPE.check(settings)
     result: dict[str, Any] = copy.deepcopy(settings)
     hooks = result.get("hooks")
     if not isinstance(hooks, dict):

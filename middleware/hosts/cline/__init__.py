@@ -37,7 +37,20 @@ from __future__ import annotations
 import os
 from _collections_abc import Mapping  # what collections.abc re-exports; os loaded it already
 
-from ruleweave.hosts import AFTER_TOOL, BEFORE_TOOL, CONTEXT, DENY, SESSION_START, HookEvent, Host
+from ruleweave.hosts import (
+    AFTER_TOOL,
+    BEFORE_TOOL,
+    CONTEXT,
+    DENY,
+    SESSION_START,
+    SHELL_READ_TEMPLATES,
+    HookEvent,
+    Host,
+    payload_cwd,
+    payload_id,
+    payload_mapping,
+    payload_text,
+)
 
 TYPE_CHECKING = False  # not typing's: see above
 if TYPE_CHECKING:
@@ -84,22 +97,13 @@ NATIVE_FILES = frozenset({"AGENTS.md"})
 never one above or below it. ``.clinerules`` and ``.cline/rules`` are the ``cline`` provider's."""
 
 
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _id(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
 def _cwd(payload: Mapping[str, Any]) -> str | None:
     """The session's cwd: this process's (Cline starts hooks there), else the workspace root."""
     try:
         return os.getcwd()
     except OSError:  # the directory is gone: the workspace root is the best guess
         roots = payload.get("workspaceRoots")
-        first = roots[0] if isinstance(roots, list) and roots else None
-        return first if first is None or isinstance(first, str) else "<not a string>"
+        return payload_cwd(roots[0] if isinstance(roots, list) and roots else None)
 
 
 def _args(tool: str, value: Any) -> Mapping[str, Any]:
@@ -119,30 +123,26 @@ def read_event(payload: Mapping[str, Any]) -> HookEvent:
         The event; its ``kind`` is ``None`` for an event ruleweave does not answer. Its ``cwd`` is
         this process's working directory (see the module docstring).
     """
-    hook = payload.get("hookName")
-    hook = hook if isinstance(hook, str) else ""
+    hook = payload_text(payload, "hookName")
     name = _NAMES.get(hook)
-    context = payload.get("sessionContext")
-    session = _id(context.get("rootSessionId")) if isinstance(context, Mapping) else None
-    call = payload.get(_CALL_KEYS.get(hook, ""))
-    call = call if isinstance(call, Mapping) else {}
-    tool = _text(call.get("name"))
+    session = payload_id(payload_mapping(payload, "sessionContext"), "rootSessionId")
+    call = payload_mapping(payload, _CALL_KEYS.get(hook, ""))
+    tool = payload_text(call, "name")
     result: Any = None
     if hook == "tool_result":
         error = call.get("error")
         result = error if isinstance(error, str) and error else call.get("output")
-    # The main agent's agent_id changes with every run of a session; only a subagent's counts.
-    parent = payload.get("parent_agent_id")
     return HookEvent(
         name,
         EVENTS.get(name) if name is not None else None,
-        session or _text(payload.get("taskId")),
+        session or payload_text(payload, "taskId"),
         cwd=_cwd(payload),
         tool=tool,
         args=_args(tool, call.get("input")),
-        call_id=_id(call.get("id")),
+        call_id=payload_id(call, "id"),
         result=result,
-        agent_id=_id(payload.get("agent_id")) if _id(parent) else None,
+        # The main agent's agent_id changes with every run of a session; only a subagent's counts.
+        agent_id=payload_id(payload, "agent_id") if payload_id(payload, "parent_agent_id") else None,
     )
 
 
@@ -190,5 +190,6 @@ HOST = Host(
         "user": "~/.cline/hooks/PreToolUse, PostToolUse",
     },
     installer="ruleweave.hosts.cline.install",
+    read_rule_templates=SHELL_READ_TEMPLATES,  # no rule:// reader, but a shell
 )
 """Cline as ruleweave serves it (``ruleweave hook cline``, ``ruleweave install cline``)."""

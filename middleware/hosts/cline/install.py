@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from ruleweave.hosts.claude_code.settings import SettingsError
+from ruleweave.hosts._hooks_json import SettingsError
 from ruleweave.hosts.cline import HOST
 
 if TYPE_CHECKING:

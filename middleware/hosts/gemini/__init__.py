@@ -50,10 +50,15 @@ from ruleweave.hosts import (
     SESSION_CLEAR,
     SESSION_RESUME,
     SESSION_START,
+    SHELL_READ_TEMPLATES,
     STOP,
     USER_PROMPT,
     HookEvent,
     Host,
+    payload_cwd,
+    payload_kind,
+    payload_mapping,
+    payload_text,
 )
 
 TYPE_CHECKING = False  # not typing's: see above
@@ -126,17 +131,11 @@ def agents_md_native(config: RuleweaveConfig) -> bool:
     return "AGENTS.md" in read_agent_names(DiscoveryContext(config)).gemini
 
 
-def _text(payload: Mapping[str, Any], key: str) -> str:
-    value = payload.get(key)
-    return value if isinstance(value, str) else ""
-
-
 def _chunk(payload: Mapping[str, Any]) -> tuple[str, str | None, str | None]:
     """AfterModel's chunk: its text, its finish reason (``None`` before the reply's last chunk), and a
     key naming the reply (the request's message count and the last message's length: the same for every
     chunk of one reply; Gemini sends no response id)."""
-    response = payload.get("llm_response")
-    response = response if isinstance(response, Mapping) else {}
+    response = payload_mapping(payload, "llm_response")
     text = response.get("text")
     candidates = response.get("candidates")
     first = candidates[0] if isinstance(candidates, list) and candidates else None
@@ -169,31 +168,22 @@ def read_event(payload: Mapping[str, Any]) -> HookEvent:
     Returns:
         The event; its ``kind`` is ``None`` for an event ruleweave does not answer.
     """
-    name = payload.get("hook_event_name")
-    name = name if isinstance(name, str) else None
-    kind = EVENTS.get(name) if name is not None else None
-    source = payload.get("source")
-    source = source if isinstance(source, str) else None
-    if kind == SESSION_START and source is not None:
-        kind = _SOURCES.get(source, SESSION_START)
+    name, kind, source = payload_kind(payload, EVENTS, _SOURCES)
     if kind == PRE_COMPACT and payload.get("trigger") != MANUAL:
         kind = None
     result = payload.get("tool_response")
-    text = _text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else ""
+    text = payload_text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else ""
     turn_id = None
     if kind == CHUNK:
         text, result, turn_id = _chunk(payload)
-    cwd = payload.get("cwd")
-    args = payload.get("tool_input")
     return HookEvent(
         name,
         kind,
-        _text(payload, "session_id"),
-        # A cwd that is not a string is kept as text that is never absolute: the runner refuses it.
-        cwd=cwd if cwd is None or isinstance(cwd, str) else "<not a string>",
+        payload_text(payload, "session_id"),
+        cwd=payload_cwd(payload.get("cwd")),
         source=source,
-        tool=_text(payload, "tool_name"),
-        args=args if isinstance(args, Mapping) else {},
+        tool=payload_text(payload, "tool_name"),
+        args=payload_mapping(payload, "tool_input"),
         result=result,
         text=text,
         turn_id=turn_id,
@@ -239,5 +229,6 @@ HOST = Host(
     extractors="ruleweave.hosts.gemini.paths",
     scopes={"project": "<root>/.gemini/settings.json", "user": "$GEMINI_CLI_HOME/.gemini/settings.json (~)"},
     installer="ruleweave.hosts.gemini.install",
+    read_rule_templates=SHELL_READ_TEMPLATES,  # no rule:// reader, but a shell
 )
 """Gemini CLI as ruleweave serves it (``ruleweave hook gemini``, ``ruleweave install gemini``)."""

@@ -42,9 +42,14 @@ from ruleweave.hosts import (
     NOTE,
     SESSION_COMPACT,
     SESSION_START,
+    SHELL_READ_TEMPLATES,
     USER_PROMPT,
     HookEvent,
     Host,
+    payload_cwd,
+    payload_id,
+    payload_mapping,
+    payload_text,
 )
 
 TYPE_CHECKING = False  # not typing's: see above
@@ -97,16 +102,6 @@ NATIVE_FALLBACK = frozenset({"CLAUDE.md"})
 (``native.claude_md_native``)."""
 
 
-def _text(payload: Mapping[str, Any], key: str) -> str:
-    value = payload.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _id(payload: Mapping[str, Any], key: str) -> str | None:
-    value = payload.get(key)
-    return value if isinstance(value, str) and value else None
-
-
 def read_event(payload: Mapping[str, Any]) -> HookEvent:
     """The plugin's event as a ``HookEvent`` (a key of the wrong type reads as absent).
 
@@ -119,21 +114,18 @@ def read_event(payload: Mapping[str, Any]) -> HookEvent:
     name = payload.get("event")
     name = name if isinstance(name, str) else None
     kind = EVENTS.get(name) if name is not None else None
-    cwd = payload.get("cwd")
-    args = payload.get("args")
     return HookEvent(
         name,
         kind,
-        _text(payload, "session_id"),
-        # A cwd that is not a string is kept as text that is never absolute: the runner refuses it.
-        cwd=cwd if cwd is None or isinstance(cwd, str) else "<not a string>",
+        payload_text(payload, "session_id"),
+        cwd=payload_cwd(payload.get("cwd")),
         source="compact" if kind == SESSION_COMPACT else None,
-        tool=_text(payload, "tool"),
-        args=args if isinstance(args, Mapping) else {},
-        call_id=_id(payload, "call_id"),
+        tool=payload_text(payload, "tool"),
+        args=payload_mapping(payload, "args"),
+        call_id=payload_id(payload, "call_id"),
         result=payload.get("output"),
-        text=_text(payload, "prompt") if kind == USER_PROMPT else "",
-        turn_id=_id(payload, "message_id") if kind == USER_PROMPT else None,
+        text=payload_text(payload, "prompt") if kind == USER_PROMPT else "",
+        turn_id=payload_id(payload, "message_id") if kind == USER_PROMPT else None,
     )
 
 
@@ -191,5 +183,6 @@ HOST = Host(
         "user": "$XDG_CONFIG_HOME/opencode/plugins/ruleweave.js (~/.config/opencode)",
     },
     installer="ruleweave.hosts.opencode.install",
+    read_rule_templates=SHELL_READ_TEMPLATES,  # no rule:// reader, but a shell
 )
 """OpenCode as ruleweave serves it (``ruleweave hook opencode``, ``ruleweave install opencode``)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
-from ruleweave.hosts.claude_code.settings import SettingsError
+from ruleweave.hosts._hooks_json import SettingsError
 from ruleweave.hosts.opencode import HOST
 from ruleweave.hosts.opencode.plugin import MARKER, render
 

@@ -45,10 +45,16 @@ from ruleweave.hosts import (
     SESSION_COMPACT,
     SESSION_RESUME,
     SESSION_START,
+    SHELL_READ_TEMPLATES,
     STOP,
     USER_PROMPT,
     HookEvent,
     Host,
+    payload_cwd,
+    payload_id,
+    payload_kind,
+    payload_mapping,
+    payload_text,
 )
 
 TYPE_CHECKING = False  # not typing's: see above
@@ -100,16 +106,6 @@ DELEGATION_TOOLS = frozenset({"agent"})
 """The tool that starts a subagent: its task goes to SubagentStart (which carries no task itself)."""
 
 
-def _text(payload: Mapping[str, Any], key: str) -> str:
-    value = payload.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _id(payload: Mapping[str, Any], key: str) -> str | None:
-    value = payload.get(key)
-    return value if isinstance(value, str) and value else None
-
-
 def read_event(payload: Mapping[str, Any]) -> HookEvent:
     """A Qwen Code hook input as a ``HookEvent`` (a key of the wrong type reads as absent).
 
@@ -122,34 +118,25 @@ def read_event(payload: Mapping[str, Any]) -> HookEvent:
     Returns:
         The event; its ``kind`` is ``None`` for an event ruleweave does not answer.
     """
-    name = payload.get("hook_event_name")
-    name = name if isinstance(name, str) else None
-    kind = EVENTS.get(name) if name is not None else None
-    source = payload.get("source")
-    source = source if isinstance(source, str) else None
-    if kind == SESSION_START and source is not None:
-        kind = _SOURCES.get(source, SESSION_START)
-    text = _text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else ""
+    name, kind, source = payload_kind(payload, EVENTS, _SOURCES)
+    text = payload_text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else ""
     if kind == USER_PROMPT and not text:
         kind = None
-    cwd = payload.get("cwd")
-    args = payload.get("tool_input")
     return HookEvent(
         name,
         kind,
-        _text(payload, "session_id"),
-        # A cwd that is not a string is kept as text that is never absolute: the runner refuses it.
-        cwd=cwd if cwd is None or isinstance(cwd, str) else "<not a string>",
+        payload_text(payload, "session_id"),
+        cwd=payload_cwd(payload.get("cwd")),
         source=source,
-        tool=_text(payload, "tool_name"),
-        args=args if isinstance(args, Mapping) else {},
+        tool=payload_text(payload, "tool_name"),
+        args=payload_mapping(payload, "tool_input"),
         # The model's own call id; Qwen's tool_use_id is an internal one.
-        call_id=_id(payload, "tool_call_id") or _id(payload, "tool_use_id"),
+        call_id=payload_id(payload, "tool_call_id") or payload_id(payload, "tool_use_id"),
         result=payload.get("tool_response"),
         text=text,
-        turn_id=_id(payload, "prompt_id"),
-        agent_id=_id(payload, "agent_id"),
-        agent_type=_id(payload, "agent_type"),
+        turn_id=payload_id(payload, "prompt_id"),
+        agent_id=payload_id(payload, "agent_id"),
+        agent_type=payload_id(payload, "agent_type"),
         stop_active=payload.get("stop_hook_active") is True,
     )
 
@@ -199,5 +186,6 @@ HOST = Host(
     extractors="ruleweave.hosts.qwen.paths",
     scopes={"project": "<cwd>/.qwen/settings.json", "user": "$QWEN_HOME/settings.json (~/.qwen)"},
     installer="ruleweave.hosts.qwen.install",
+    read_rule_templates=SHELL_READ_TEMPLATES,  # no rule:// reader, but a shell
 )
 """Qwen Code as ruleweave serves it (``ruleweave hook qwen``, ``ruleweave install qwen``)."""

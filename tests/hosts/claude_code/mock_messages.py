@@ -20,15 +20,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import select
-import socket
-import threading
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
+
+from tests.mock_http import Frames, MockServer, sse
 
 Block = dict[str, Any]
 """One content block of a scripted reply: ``{"type": "text", ...}`` or ``{"type": "tool_use", ...}``."""
@@ -83,55 +79,38 @@ Script = Callable[[Mapping[str, Any]], Reply]
 
 
 @dataclass
-class MockMessages:
-    """The mock server: ``with MockMessages(script) as mock`` serves on ``mock.url`` until the block ends.
+class MockMessages(MockServer[Reply]):
+    """The mock server: ``with MockMessages(script) as mock`` serves on ``mock.url`` (the base URL for
+    ``ANTHROPIC_BASE_URL``) until the block ends.
 
     Args:
         script: The agent-loop replies, in order; a callable gets the request body.
             When the script runs out, loop requests get ``fallback``.
         fallback: The reply after the script (default: a short text, ending the turn).
+        side: The reply to every other request (default: the text ``ok``).
     """
+
+    REQUEST_ID: ClassVar[str | None] = "request-id"
 
     script: Sequence[Reply | Script]
     fallback: Reply = field(default_factory=lambda: reply(text("Done.")))
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    loop_requests: list[dict[str, Any]] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
+    side: Reply | Script = field(default_factory=lambda: reply(text("ok")))
 
-    @property
-    def url(self) -> str:
-        """The base URL for ``ANTHROPIC_BASE_URL``."""
-        assert self._server is not None, "the mock server is not running"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+    def in_loop(self, path: str, body: Mapping[str, Any]) -> bool:
+        """A ``/v1/messages`` request (not a token count) that offers tools."""
+        return path.startswith("/v1/messages") and "count_tokens" not in path and bool(body.get("tools"))
 
-    def __enter__(self) -> MockMessages:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        assert self._server is not None and self._thread is not None
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-    def answer(self, path: str, body: dict[str, Any]) -> Reply:
-        """Record ``body`` and choose its reply (the next scripted one for agent-loop requests)."""
-        with self._lock:
-            self.requests.append({"path": path, "body": body})
-            if not path.startswith("/v1/messages") or "count_tokens" in path or not body.get("tools"):
-                return reply(text("ok"))
-            index = len(self.loop_requests)
-            self.loop_requests.append(body)
-        step = self.script[index] if index < len(self.script) else self.fallback
-        return step if isinstance(step, Reply) else step(body)
+    def post(self, path: str, body: dict[str, Any]) -> bytes | Frames:
+        """A message, its event stream when the body asks for one, or a token count."""
+        step = self.answer(path, body)
+        model = str(body.get("model") or "claude-mock")
+        if "count_tokens" in path:
+            return b'{"input_tokens": 10}'
+        if body.get("stream"):
+            return _stream(step, model)
+        message = _message(model)
+        message.update(content=step.content, stop_reason=step.stop_reason)
+        return json.dumps(message).encode()
 
     def loop_texts(self, index: int) -> list[str]:
         """Every text the ``index``-th agent-loop request carries (messages, tool results), in order."""
@@ -208,77 +187,6 @@ def _pieces(value: str, size: int = 16) -> Iterator[str]:
         yield ""
 
 
-def _handler(mock: MockMessages) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            """Quiet: the test output is the requests the mock recorded."""
-
-        def do_HEAD(self) -> None:
-            self._send(200, "application/json", b"")
-
-        def do_GET(self) -> None:
-            self._send(200, "application/json", b"{}")
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                body = {"raw": raw.decode("utf-8", "replace")}
-            path = self.path.split("?", 1)[0]
-            step = mock.answer(path, body)
-            model = str(body.get("model") or "claude-mock")
-            if "count_tokens" in path:
-                self._send(200, "application/json", b'{"input_tokens": 10}')
-            elif body.get("stream"):
-                self._stream(step, model)
-            else:
-                message = _message(model)
-                message.update(content=step.content, stop_reason=step.stop_reason)
-                self._send(200, "application/json", json.dumps(message).encode())
-
-        def _send(self, status: int, content_type: str, payload: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("request-id", f"req_{next(_ids):08d}")
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def _stream(self, step: Reply, model: str) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.send_header("request-id", f"req_{next(_ids):08d}")
-            self.end_headers()
-            self.close_connection = True
-            try:
-                for name, data in _events(step, model):
-                    if name == "pause":
-                        if self._client_left(float(data["seconds"])):
-                            return
-                        continue
-                    self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
-                    self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client stopped reading: an interrupted reply
-
-        def _client_left(self, seconds: float) -> bool:
-            """Wait up to ``seconds``; ``True`` as soon as the client has closed the connection."""
-            deadline = time.monotonic() + seconds
-            while (left := deadline - time.monotonic()) > 0:
-                ready, _, _ = select.select([self.connection], [], [], min(left, 0.05))
-                if ready:
-                    try:
-                        if not self.connection.recv(1, socket.MSG_PEEK):
-                            return True
-                    except OSError:
-                        return True
-                    time.sleep(min(left, 0.05))  # bytes waiting, not a close: keep holding
-            return False
-
-    return Handler
+def _stream(step: Reply, model: str) -> Frames:
+    for name, data in _events(step, model):
+        yield float(data["seconds"]) if name == "pause" else sse(data, name)

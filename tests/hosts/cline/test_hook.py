@@ -8,8 +8,6 @@ Cline's ``HookOutputSchema`` reads (``contextModification``; a refusal's ``overr
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import WriteTree
-from tests.hosts.claude_code.conftest import RULEWEAVE
+from tests.hosts import running
 from tests.hosts.cline.payloads import base, post, pre, read
 
 FILES = {
@@ -43,9 +41,7 @@ def project(write_tree: WriteTree) -> Path:
 def run(payload: Mapping[str, Any], state: Path, cwd: Path) -> dict[str, Any] | None:
     """Run ``ruleweave hook cline`` in ``cwd`` with ``payload`` on stdin; its JSON answer (``None``: it
     printed nothing)."""
-    env = {**os.environ, "RULEWEAVE_STATE_DIR": str(state)}
-    done = subprocess.run([RULEWEAVE, "hook", "cline"], input=json.dumps(payload).encode(), cwd=cwd,
-                          capture_output=True, env=env, timeout=120, check=False)
+    done = running.hook("cline", payload, state, cwd=cwd)
     assert done.returncode == 0, done.stderr.decode()
     return json.loads(done.stdout) if done.stdout.strip() else None
 

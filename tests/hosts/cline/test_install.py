@@ -18,6 +18,7 @@ from ruleweave.config import RuleweaveConfig
 from ruleweave.hosts.claude_code.settings import SettingsError
 from ruleweave.hosts.cline import install
 from tests.conftest import WriteTree
+from tests.hosts import running
 
 
 @pytest.fixture
@@ -26,17 +27,9 @@ def repo(write_tree: WriteTree) -> Path:
 
 
 def apply(path: Path, *, uninstall: bool = False, command: str = install.COMMAND) -> list[str]:
-    """Run the installer's ``change`` on the real file, writing (or deleting) what it returns."""
-    text = path.read_text(encoding="utf-8") if path.exists() else None
-    after, changes = install.change(path, text, command=command, uninstall=uninstall)
-    if after is None:
-        path.unlink(missing_ok=True)
-    elif after != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(after, encoding="utf-8")
-        if install.executable(path):
-            path.chmod(0o755)
-    return changes
+    """Run the installer's ``change`` on the real file, as ``ruleweave install`` would."""
+    return running.apply(install.change, path, command=command, uninstall=uninstall,
+                         mode=0o755 if install.executable(path) else None)
 
 
 def test_scopes_name_the_project_and_user_hook_folders(repo: Path, tmp_path: Path) -> None:

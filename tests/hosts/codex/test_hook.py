@@ -7,8 +7,6 @@ accept (``hookSpecificOutput.additionalContext``, ``permissionDecision: deny`` +
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,8 +14,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import WriteTree
-from tests.hosts.claude_code.conftest import RULEWEAVE
 from tests.hosts.codex.payloads import bash, event, patch
+from tests.hosts.running import hook
 
 FILES = {
     ".cursor/rules/ts.mdc": "---\nglobs: '**/*.ts'\n---\nTS-RULE: no `any`.\n",
@@ -39,9 +37,7 @@ def project(write_tree: WriteTree) -> Path:
 def run(payload: Mapping[str, Any], state: Path) -> dict[str, Any] | None:
     """Run ``ruleweave hook codex`` with ``payload`` on stdin; its JSON answer (``None``: it printed
     nothing)."""
-    env = {**os.environ, "RULEWEAVE_STATE_DIR": str(state)}
-    done = subprocess.run([RULEWEAVE, "hook", "codex"], input=json.dumps(payload).encode(),
-                          capture_output=True, env=env, timeout=120, check=False)
+    done = hook("codex", payload, state)
     assert done.returncode == 0, done.stderr.decode()
     return json.loads(done.stdout) if done.stdout.strip() else None
 

@@ -7,9 +7,6 @@ Gemini CLI is in docs/hosts/gemini.md.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +14,7 @@ import pytest
 
 from tests.conftest import WriteTree
 from tests.hosts.gemini import payloads
-
-RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
+from tests.hosts.running import hook
 
 FILES = {
     ".cursor/rules/ts.mdc": '---\nglobs: "**/*.ts"\n---\nTS-RULE: no `any` in TypeScript.\n',
@@ -45,10 +41,8 @@ def root(write_tree: WriteTree) -> Path:
 
 
 def _hook(payload: dict[str, Any] | str, state: Path) -> tuple[int, str]:
-    data = payload if isinstance(payload, str) else json.dumps(payload)
-    done = subprocess.run([RULEWEAVE, "hook", "gemini"], input=data, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "RULEWEAVE_STATE_DIR": str(state)}, check=False)
-    return done.returncode, done.stdout
+    done = hook("gemini", payload, state)
+    return done.returncode, done.stdout.decode()
 
 
 def _context(stdout: str) -> str:
@@ -104,9 +98,10 @@ def test_a_streamed_rule_across_chunks_reaches_the_model_at_after_agent(root: Pa
     assert stop["decision"] == "deny" and "NO-HACKS" in stop["reason"]
 
 
-@pytest.mark.parametrize("stdin", ["", "not json", "[1, 2]", '{"hook_event_name": "AfterTool"}',
+@pytest.mark.parametrize("stdin", ['{"hook_event_name": "AfterTool"}',
                                    '{"hook_event_name": "AfterModel", "llm_response": 7}'])
 def test_the_hook_never_fails_gemini(stdin: str, tmp_path: Path) -> None:
-    """Garbage in: exit 0 and nothing Gemini would act on (exit 2 would block the tool or turn)."""
+    """Gemini's own shapes with wrong fields: exit 0 and nothing Gemini would act on (exit 2 would block
+    the tool or turn; garbage of any shape: ``tests/hosts/test_hook_input.py``)."""
     code, out = _hook(stdin, tmp_path / "state")
     assert code == 0 and '"deny"' not in out

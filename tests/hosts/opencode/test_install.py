@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,20 +12,13 @@ import pytest
 from ruleweave.config import RuleweaveConfig
 from ruleweave.hosts.claude_code.settings import SettingsError
 from ruleweave.hosts.opencode.install import change, files, is_ours
+from tests.hosts.running import RULEWEAVE, apply
 
-RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
 COMMAND = "ruleweave hook opencode"
 
 
 def _apply(path: Path, *, uninstall: bool = False, command: str = COMMAND) -> list[str]:
-    text = path.read_text(encoding="utf-8") if path.exists() else None
-    new, changes = change(path, text, command=command, uninstall=uninstall)
-    if new is None:
-        path.unlink(missing_ok=True)
-    elif new != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(new, encoding="utf-8")
-    return changes
+    return apply(change, path, command=command, uninstall=uninstall)
 
 
 def test_scopes_name_the_folders_opencode_loads(tmp_path: Path, isolated_home: Path) -> None:
