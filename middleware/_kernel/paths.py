@@ -82,6 +82,28 @@ def default_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
                     yield from _strings(inner)
 
 
+_SEP_IS_SLASH = os.sep == "/"
+
+
+def absolute(raw: str, cwd: str) -> str:
+    """``raw`` taken against ``cwd`` (when relative) and normalised, as ``os.path.normpath`` would.
+
+    ``normpath`` is Python code before 3.12 and costs more than matching the path: a path
+    with no ``//``, no ``/.`` and no trailing ``/`` is already normal and comes back as it is.
+
+    Args:
+        raw: A path string (``/``-separated).
+        cwd: An absolute, normalised directory.
+
+    Returns:
+        The absolute, normalised path.
+    """
+    path = raw if raw.startswith("/") else os.path.join(cwd, raw)
+    if _SEP_IS_SLASH and "//" not in path and "/." not in path and not path.endswith("/"):
+        return path
+    return os.path.normpath(path)
+
+
 def call_paths(
     tool: str,
     args: Mapping[str, Any],
@@ -112,7 +134,7 @@ def call_paths(
             for raw in found(tool, args):
                 if not isinstance(raw, str) or not _usable(raw):
                     continue
-                out[os.path.normpath(raw if raw.startswith("/") else os.path.join(cwd, raw))] = None
+                out[absolute(raw, cwd)] = None
                 if len(out) >= MAX_PATHS:
                     return list(out)
     except Exception:

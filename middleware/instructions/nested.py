@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ruleweave._files.paths import normalise
 from ruleweave._files.tree import ProjectTree
+from ruleweave._kernel.paths import absolute
 from ruleweave._lru import LruCache
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
@@ -99,8 +100,9 @@ class NestedInstructions:
             return []
         if not isinstance(raw, str) or not raw or "\x00" in raw:
             return []
-        path = os.path.normpath(raw if os.path.isabs(raw) else os.path.join(self._cwd, raw))
-        cached = self._for_parent(os.path.dirname(path))
+        path = absolute(raw, self._cwd)  # after every tool call: normpath only when the path needs it
+        slash = path.rfind("/")  # a normalised path's parent, without dirname's Python code
+        cached = self._for_parent((path[:slash] or "/") if os.sep == "/" else os.path.dirname(path))
         found = list(cached[0])
         candidates = (*self._walk_scoped, *cached[1]) if self._walk_scoped else cached[1]
         if candidates and path.startswith(self._root + os.sep):

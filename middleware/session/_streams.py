@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 # The watcher and the router are imported by the calls that need them: a session whose
 # rule set has no streamed rules (a Claude Code hook, most often) never loads them.
 
+_SOURCES = ("text", "thinking", "tool")  # ttsr.scope.SOURCES, without importing it (any value compares)
+
 
 class SessionStreams(SessionCore):
     """The streamed-rule half of a session (see ``RuleSession``)."""
@@ -51,16 +53,25 @@ class SessionStreams(SessionCore):
             ConfigError: ``source`` is not one of text, thinking, tool.
             ArgumentTypeError: ``delta`` is not a string, or ``tool``/``call_id`` not strings.
         """
-        from ruleweave.ttsr.watcher import check_source
+        # Runs at every delta of every stream: the checks are inlined and ``_safely`` is spelled
+        # out, since a lambda, a function-level import and two more calls cost as much as the scan.
+        if source not in _SOURCES:
+            from ruleweave.ttsr.watcher import check_source
 
-        check_source(source)
-        check_delta(delta, tool, call_id)
+            check_source(source)
+        if not (
+            isinstance(delta, str)
+            and (tool is None or isinstance(tool, str))
+            and (call_id is None or isinstance(call_id, str))
+        ):
+            check_delta(delta, tool, call_id)  # raises, naming the argument
+        watcher = self._watcher
         with self._watch_lock:
-            hit = self._safely(
-                "ttsr",
-                lambda: self._watcher.watch(source, delta, tool=tool, call_id=call_id, args=args),
-                None,
-            )
+            try:
+                hit = watcher.watch(source, delta, tool=tool, call_id=call_id, args=args)
+            except Exception as exc:  # fail-open, as ``_safely``
+                self._emit("store_error", operation="ttsr", error=f"{type(exc).__name__}: {exc}")
+                hit = None
         if hit is not None:
             self._log_hit(hit)
         return hit
@@ -75,9 +86,10 @@ class SessionStreams(SessionCore):
         args: Any = None,
     ) -> TtsrHit | None:
         """Async twin of ``watch``."""
-        from ruleweave.ttsr.watcher import check_source
+        if source not in _SOURCES:
+            from ruleweave.ttsr.watcher import check_source
 
-        check_source(source)
+            check_source(source)
         check_delta(delta, tool, call_id)
         hit = await self._asafely(
             "ttsr",

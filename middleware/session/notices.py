@@ -25,6 +25,7 @@ from ruleweave._files.reading import read_text
 from ruleweave._kernel import ledger
 from ruleweave._kernel.globtable import spell
 from ruleweave._kernel.paths import in_project
+from ruleweave._lru import LruCache
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.nested import NestedFolder, NestedRules
 from ruleweave.globs import GlobIndex, PathSpellings
@@ -40,6 +41,10 @@ if TYPE_CHECKING:
 NoticeKind = Literal["rule", "instructions", "listing"]
 """A notice carries a ``rule``, a nested ``instructions`` file, or the ``listing`` of a nested
 rule folder's description-only rules (as ``rule://`` addresses)."""
+
+
+SHAPED_NOTICES = 4_096
+"""Notices whose shaping (escaped header and body, template) a rule set remembers."""
 
 
 class Match(NamedTuple):
@@ -189,6 +194,9 @@ class Notices:
         self._ids = {rule.name: ledger.rule_id(rule.path, rule.name) for rule in scoped}
         self._gated = frozenset(rule.name for rule in scoped if rule.exclude_globs or rule.content_regex)
         self._gate_cache: dict[tuple[str, ...], tuple[Condition, ...]] = {}
+        # A notice's shaping (escaped name and body, template, frame) is the same in every session:
+        # made once per notice, not at each first touch of every session.
+        self._shapes: LruCache[tuple[str, str, str, str], tuple[Part, str, str]] = LruCache(SHAPED_NOTICES)
         self._cwd = str(config.cwd)
         self._root_prefix = str(config.root).rstrip("/") + "/"
 
@@ -346,12 +354,15 @@ class Notices:
         """What to append to a tool result: the notices won, then streamed-rule reminders."""
         if not won and not reminders:
             return None
-        texts = [self.render(won)] if won else []
+        alone = self._rendered(won, alone=True)
+        # One notice has the whole budget either way: its part is the text (most calls win one).
+        shared = alone[0][1] if len(won) == len(alone) == 1 else self.render(won)
+        texts = [shared] if won else []
         texts.extend(hit.reminder for hit in reminders)
         items = [InjectionItem(m.kind, m.name, m.path, m.trigger, m.glob, m.key) for m in won]
         parts = [
             InjectionPart(text, (InjectionItem(m.kind, m.name, m.path, m.trigger, m.glob, m.key),), cut)
-            for m, text, cut in self._rendered(won, alone=True)
+            for m, text, cut in alone
         ]
         for hit in reminders:
             carried = tuple(
@@ -393,25 +404,12 @@ class Notices:
     def _rendered(self, matches: Sequence[Match], *, alone: bool = False) -> list[tuple[Match, str, int]]:
         """``render_each``, with the bytes each part's body lost; ``alone``: each part gets the whole
         budget to itself (left out only when its header and marker alone do not fit)."""
-        templates = self.config.templates
         shaped: dict[int, tuple[Match, str, str]] = {}
         parts: list[Part] = []
         for m in matches:
-            if m.kind == "rule":
-                tpl, field, body = prompt.template(templates, "notice"), "name", prompt.neutralise(m.body)
-                shown = prompt.one_line_escaped(m.name)
-                where = prompt.address(templates, shown)
-            elif m.kind == "listing":
-                tpl, field = prompt.template(templates, "listing_notice"), "path"
-                body = prompt.neutralise(m.body)
-                shown = where = prompt.one_line_escaped(m.name)
-            else:
-                # The body was escaped line by line when read (it holds ruleweave's own import headers).
-                tpl, field = prompt.template(templates, "instructions_notice"), "path"
-                body, shown = prompt.neutralise_tags(m.body), prompt.one_line_escaped(m.name)
-                where = shown
-            frame = len(tpl.format(**{field: shown}, body="").encode("utf-8"))
-            part = Part(shown, body.encode("utf-8"), m.path, m.path, "rule", where=where, frame=frame)
+            part, tpl, field = self._shape(m)
+            if id(part) in shaped:  # the same notice twice: a distinct object to map it back
+                part = Part(*part)
             parts.append(part)
             shaped[id(part)] = (m, tpl, field)
         out: list[tuple[Match, str, int]] = []
@@ -420,6 +418,30 @@ class Notices:
                 m, tpl, field = shaped[id(part)]
                 out.append((m, tpl.format(**{field: part.header}, body=placed.decode("utf-8")), dropped))
         return out
+
+    def _shape(self, m: Match) -> tuple[Part, str, str]:
+        """A notice before the budget: its part (escaped header and body), template and field."""
+        key = (m.kind, m.name, m.path, m.body)
+        cached = self._shapes.get(key)
+        if cached is not None:
+            return cached
+        templates = self.config.templates
+        if m.kind == "rule":
+            tpl, field, body = prompt.template(templates, "notice"), "name", prompt.neutralise(m.body)
+            shown = prompt.one_line_escaped(m.name)
+            where = prompt.address(templates, shown)
+        elif m.kind == "listing":
+            tpl, field = prompt.template(templates, "listing_notice"), "path"
+            body = prompt.neutralise(m.body)
+            shown = where = prompt.one_line_escaped(m.name)
+        else:
+            # The body was escaped line by line when read (it holds ruleweave's own import headers).
+            tpl, field = prompt.template(templates, "instructions_notice"), "path"
+            body, shown = prompt.neutralise_tags(m.body), prompt.one_line_escaped(m.name)
+            where = shown
+        frame = len(tpl.format(**{field: shown}, body="").encode("utf-8"))
+        part = Part(shown, body.encode("utf-8"), m.path, m.path, "rule", where=where, frame=frame)
+        return self._shapes.setdefault(key, (part, tpl, field))
 
 
 @lru_cache(maxsize=1024)

@@ -85,7 +85,8 @@ def says_lowered(lowered: str, phrase: str) -> bool:
         True on a match.
     """
     needle = _needle(phrase)
-    if not needle:
+    # Most phrases are not in the text at all: one find says so (and then neither is the plural).
+    if not needle or needle not in lowered:
         return False
     return _bounded(lowered, needle) or (not needle.endswith("s") and _bounded(lowered, needle + "s"))
 

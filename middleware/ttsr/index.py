@@ -18,9 +18,11 @@ The regexes a stream can trigger are compiled into one ``re2.Set`` per
 stream kind (``text``, ``thinking``, each tool name), so a delta is one
 linear scan of the window however many conditions there are; only the
 conditions the set reports are searched again to confirm the match with
-context and get the matched text. The set carries a match-everything
-sentinel: a scan without it means re2 gave up (memory), and every
-condition of the stream kind is searched one by one instead.
+context and get the matched text. The set carries a sentinel matching at
+the end of the window (``\\z``): a scan without it means re2 gave up
+(memory) before the end, and every condition of the stream kind is searched
+one by one instead. (An empty sentinel would do the same but match at every
+position, and recording that match costs as much as the scan itself.)
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
 # index without rules (most rule sets, every Claude Code hook without them) costs nothing more.
 
 _SET_MAX_MEM = 64 << 20
+_SENTINEL = r"\z"  # matches once, where a scan that did not give up ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +111,10 @@ class Channel:
             return []
         candidates: Iterable[Watched] = self.regexes
         if self.regex_set is not None:
-            found = sorted(self.regex_set.Match(window) or ())
+            found = self.regex_set.Match(window)
+            if found is not None and len(found) == 1 and found[0] == 0:  # the sentinel alone (most deltas)
+                return []
+            found = sorted(found or ())
             if found and found[0] == 0:
                 candidates = [self.regexes[i - 1] for i in found[1:]]
         out: list[tuple[Watched, str]] = []
@@ -144,7 +150,7 @@ def _regex_set(regexes: tuple[Watched, ...]) -> Any:
     opts.max_mem = _SET_MAX_MEM
     try:
         regex_set = re2.Set.SearchSet(opts)
-        regex_set.Add("")
+        regex_set.Add(_SENTINEL)
         for watched in regexes:
             regex_set.Add(watched.condition.pattern)
         regex_set.Compile()

@@ -12,8 +12,36 @@ start like JSON is taken as plain text.
 
 from __future__ import annotations
 
+import re
+from json import decoder
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# The C string scanner json.loads uses (json.decoder picks it; typeshed does not list it there).
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = decoder.scanstring  # type: ignore[attr-defined]
+
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", "\\": "\\", '"': '"'}
 _REPLACEMENT = "\ufffd"
+# A JSON string's body from where it is matched: it stops at the closing quote, at a backslash
+# that ends the text (its escape is still streaming), or at the end. One C scan per delta
+# instead of a Python step per character.
+_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
+
+
+def _unescaped(body: str) -> str | None:
+    """A string body's escapes decoded in C, or ``None`` when it needs the careful decoder.
+
+    ``\\u`` escapes (which may be cut, or half of a surrogate pair) and escapes JSON does
+    not know are left to ``JsonTextDecoder._careful``.
+    """
+    if "\\u" in body:
+        return None
+    try:
+        return _scanstring(body + '"', 0, False)[0]
+    except ValueError:
+        return None
 
 
 def _hex(text: str) -> int | None:
@@ -53,14 +81,54 @@ class JsonTextDecoder:
             self._mode = "json" if stripped[0] in "{[" else "raw"
         if self._mode == "raw":
             return delta
-        if not self._pending and "\\" not in delta and '"' not in delta:
-            return delta
+        if not self._pending:
+            if "\\" not in delta and '"' not in delta:
+                return delta
+            if self._in_string and _BODY.fullmatch(delta) is not None:  # most deltas of a long value
+                decoded = _unescaped(delta)
+                if decoded is not None:
+                    return decoded
         return self._decode(self._pending + delta)
 
     def _decode(self, text: str) -> str:
         self._pending = ""
         out: list[str] = []
         index, size = 0, len(text)
+        while index < size:
+            if not self._in_string:
+                quote = text.find('"', index)
+                if quote < 0:
+                    out.append(text[index:])
+                    break
+                out.append(text[index : quote + 1])
+                self._in_string = True
+                index = quote + 1
+                continue
+            match = _BODY.match(text, index)
+            end = match.end() if match is not None else index
+            body = text[index:end]
+            if "\\" in body:
+                decoded = _unescaped(body)
+                if decoded is None:
+                    out.append(self._careful(text, index))
+                    break
+                body = decoded
+            out.append(body)
+            if end == size:
+                break
+            if text[end] == '"':
+                out.append('"')
+                self._in_string = False
+                index = end + 1
+            else:  # a backslash ending the text: its escape completes in the next delta
+                self._pending = text[end:]
+                break
+        return "".join(out)
+
+    def _careful(self, text: str, index: int) -> str:
+        """Decode ``text`` from ``index`` (inside a string) one escape at a time, holding back a cut one."""
+        out: list[str] = []
+        size = len(text)
         while index < size:
             char = text[index]
             if not self._in_string:
@@ -148,6 +216,8 @@ class JsonPrefix:
     def feed(self, delta: str) -> None:
         """Scan the next piece of the text."""
         base, self._offset = self._offset, self._offset + len(delta)
+        if self._in_string and not self._escaped and _BODY.fullmatch(delta) is not None:
+            return  # the whole delta is inside a string value (most deltas of a long one)
         if self._start == -2 or self._closed >= 0:
             return
         first = 0
@@ -162,16 +232,24 @@ class JsonPrefix:
             self._start = self._cut = base + first
         closers, depth, cut, cut_depth = self._closers, self._depth, self._cut, self._cut_depth
         in_string, escaped = self._in_string, self._escaped
-        for index in range(first, len(delta)):
-            char = delta[index]
+        index, size = first, len(delta)
+        while index < size:
             if in_string:
                 if escaped:
                     escaped = False
-                elif char == "\\":
-                    escaped = True
-                elif char == '"':
-                    in_string = False
-            elif char == '"':
+                    index += 1
+                    continue
+                match = _BODY.match(delta, index)  # to the closing quote in one step
+                end = match.end() if match is not None else index
+                if end == size:
+                    break
+                in_string = delta[end] != '"'
+                escaped = in_string  # else a backslash ends the delta: it escapes the next one's first
+                index = end + 1
+                continue
+            char = delta[index]
+            index += 1
+            if char == '"':
                 in_string = True
             elif char in "{[":
                 closer = "}" if char == "{" else "]"
@@ -180,16 +258,29 @@ class JsonPrefix:
                 else:
                     closers.append(closer)
                 depth += 1
-                cut, cut_depth = base + index + 1, depth
+                cut, cut_depth = base + index, depth
             elif char in "}]":
                 depth = max(depth - 1, 0)
                 if depth == 0:
-                    self._closed = base + index
+                    self._closed = base + index - 1
                     break
             elif char == ",":
-                cut, cut_depth = base + index, depth
+                cut, cut_depth = base + index - 1, depth
         self._depth, self._cut, self._cut_depth = depth, cut, cut_depth
         self._in_string, self._escaped = in_string, escaped
+
+    @property
+    def mark(self) -> tuple[int, int] | None:
+        """Changes exactly when ``completed`` would spell a different document (``None``: not JSON yet).
+
+        The completed document is the text up to the last cut (or the closing
+        bracket) plus the closers open there, so it changes only when a member
+        ends, a container opens or the document closes: a reader that parsed it
+        at one mark need not parse it again until the mark moves.
+        """
+        if self._start < 0:
+            return None
+        return self._cut, self._closed
 
     def completed(self, text: str) -> str | None:
         """The parseable document of ``text`` (everything fed so far), or ``None`` if not JSON-like."""

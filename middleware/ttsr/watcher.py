@@ -100,6 +100,7 @@ class TtsrHit:
 class _Stream:
     channel: Channel
     decoder: JsonTextDecoder | None
+    idle: bool = False  # the channel watches nothing
     tail: str = ""
     consumed: int = 0
     paths: tuple[PathSpellings, ...] = ()
@@ -110,6 +111,7 @@ class _Stream:
     raw: list[str] = field(default_factory=list)
     raw_size: int = 0
     prefix: JsonPrefix = field(default_factory=JsonPrefix)
+    parsed_mark: tuple[int, int] | None = None  # ``prefix.mark`` when the raw text was last parsed
 
 
 @dataclass(slots=True)
@@ -162,9 +164,10 @@ class TtsrWatcher:
         self.index = index
         self.store = store
         self.session_id = session_id
-        self._streams: dict[tuple[str, str], _Stream] = {}
+        self._streams: dict[str | tuple[str, str], _Stream] = {}
         self._spent: set[int] = set()
         self._quiet: set[int] = set()
+        self._keep = index.window + 1  # the tail kept per stream: the look-back and one of context
 
     # -- public API -----------------------------------------------------------
 
@@ -227,70 +230,79 @@ class TtsrWatcher:
         self._quiet = set(self._spent)
 
     def _stream(self, source: Source, tool: str, call_id: str | None) -> _Stream:
-        key = ("tool", call_id or tool) if source == "tool" else (source, "")
+        key: str | tuple[str, str] = ("tool", call_id or tool) if source == "tool" else source
         stream = self._streams.get(key)
         if stream is None:
             if len(self._streams) >= MAX_STREAMS:
                 del self._streams[next(iter(self._streams))]
             channel = self.index.channel(source, tool)
-            stream = _Stream(channel, JsonTextDecoder() if source == "tool" else None)
+            stream = _Stream(channel, JsonTextDecoder() if source == "tool" else None, channel.empty)
             self._streams[key] = stream
         return stream
 
     def _scan(
         self, source: Source, delta: str, tool: str | None, call_id: str | None, args: Any
     ) -> _Pending | None:
-        check_source(source)
+        # Runs at every delta: what a delta without a match costs beyond the set's scan is
+        # kept to a few attribute reads (bench_ttsr.py measures it against the bare set).
+        if source not in SOURCES:
+            check_source(source)
         name = tool or ""
         stream = self._stream(source, name, call_id)
-        channel = stream.channel
-        if channel.empty:
+        if stream.idle:
             return None
-        final = not delta
-        if source == "tool" and final and not stream.consumed and args is not None:
-            delta = _as_json(args)
-        if source == "tool" and delta:
-            # The raw argument text, kept here so an adapter need not pass the
-            # growing text at every delta (re-joining it each time is quadratic).
-            stream.raw.append(delta)
-            stream.raw_size += len(delta)
-            stream.prefix.feed(delta)  # linear in the delta: no rescan of the text at a parse
-        text = _clean(stream.decoder.feed(delta) if stream.decoder is not None else delta)
-        pending = _Pending(source, tool, call_id, stream.consumed + len(text))
+        channel = stream.channel
+        found: dict[int, TtsrMatch] = {}
         quiet = self._quiet
-        parsed = self._parsed(stream, args, final) if source == "tool" else None
-        if parsed is not None:
-            self._update_paths(stream, name, parsed)
-            if stream.deferred and stream.paths:
-                deferred, stream.deferred = stream.deferred, {}
-                for rule, (gate, kind, condition, matched) in deferred.items():
-                    if rule not in quiet:
-                        self._add(pending, stream, rule, gate, kind, condition, matched)
-        window = stream.tail + text
-        pos = 1 if stream.consumed > len(stream.tail) else 0
+        parsed: Mapping[str, Any] | None = None
+        final = not delta
+        if source == "tool":
+            if final and not stream.consumed and args is not None:
+                delta = _as_json(args)
+            if delta:
+                # The raw argument text, kept here so an adapter need not pass the
+                # growing text at every delta (re-joining it each time is quadratic).
+                stream.raw.append(delta)
+                stream.raw_size += len(delta)
+                stream.prefix.feed(delta)  # linear in the delta: no rescan of the text at a parse
+            if args is not None or final or stream.prefix.mark != stream.parsed_mark:
+                parsed = self._parsed(stream, args, final)
+            if parsed is not None:
+                self._update_paths(stream, name, parsed)
+                if stream.deferred and stream.paths:
+                    deferred, stream.deferred = stream.deferred, {}
+                    for rule, (gate, kind, condition, matched) in deferred.items():
+                        if rule not in quiet:
+                            self._add(found, source, stream, rule, gate, kind, condition, matched)
+        text = stream.decoder.feed(delta) if stream.decoder is not None else delta
+        if not text.isascii():
+            text = _clean(text)
+        tail = stream.tail
+        window = tail + text
+        pos = 1 if stream.consumed > len(tail) else 0
         for watched, matched in channel.search(window, pos, quiet):
-            if watched.rule not in pending.found:
+            if watched.rule not in found:
                 condition = watched.condition.pattern or watched.condition.source
-                self._add(pending, stream, watched.rule, watched.scope_gate,
+                self._add(found, source, stream, watched.rule, watched.scope_gate,
                           "regex", condition, matched[:_SNIPPET])
-        if text or args is not None:
+        if channel.anything and (text or args is not None):
             for watched in channel.anything:
-                if watched.rule not in quiet and watched.rule not in pending.found:
-                    self._add(pending, stream, watched.rule, watched.scope_gate,
+                if watched.rule not in quiet and watched.rule not in found:
+                    self._add(found, source, stream, watched.rule, watched.scope_gate,
                               "glob", watched.condition.source, "")
         if channel.ast and parsed is not None:
-            self._scan_ast(pending, stream, parsed, final=final)
-        stream.consumed += len(text)
-        keep = self.index.window + 1
+            self._scan_ast(found, source, stream, parsed, final=final)
+        offset = stream.consumed = stream.consumed + len(text)
+        keep = self._keep
         stream.tail = window[-keep:] if len(window) > keep else window
-        return pending if pending.found else None
+        return _Pending(source, tool, call_id, offset, found) if found else None
 
     def _add(
-        self, pending: _Pending, stream: _Stream, rule: int, scope_gate: Any,
+        self, found: dict[int, TtsrMatch], source: Source, stream: _Stream, rule: int, scope_gate: Any,
         kind: Literal["regex", "glob", "ast"], condition: str, matched: str,
     ) -> None:
         path: str | None = None
-        if pending.source == "tool":
+        if source == "tool":
             passed = self.index.gate_path(rule, scope_gate, stream.paths)
             if passed is None:
                 if not stream.paths and kind != "ast":
@@ -302,7 +314,7 @@ class TtsrWatcher:
             if spelled is not None:
                 path = spelled.relative or spelled.absolute
         name = self.index.compiled[rule].rule.name
-        pending.found[rule] = TtsrMatch(name, kind, condition, matched, path)
+        found[rule] = TtsrMatch(name, kind, condition, matched, path)
 
     @staticmethod
     def _parsed(stream: _Stream, args: Any, final: bool) -> Mapping[str, Any] | None:
@@ -313,20 +325,25 @@ class TtsrWatcher:
         and parsing all of it at every delta would cost the square of its
         length: past ``_REPARSE_ARGS_CHARS`` it is parsed on ``ast_grep.due``'s
         geometric schedule (and when complete). Partial JSON is read up to its
-        last complete member, so a path is known as soon as it has streamed.
+        last complete member, so a path is known as soon as it has streamed; the
+        watcher's own text is parsed again only once its ``JsonPrefix.mark`` has
+        moved (a member ended), so a long string streaming costs no parse at all.
         """
-        if isinstance(args, Mapping):
-            return args
-        if args is None:
-            if not stream.raw_size:
+        if args is None:  # first: most deltas come without args, and the ABC check costs
+            mark = stream.prefix.mark
+            if mark is None or (mark == stream.parsed_mark and not final):
+                # Not JSON, or no member has ended since the last parse: it would read the same.
                 return None
             size = stream.raw_size
+        elif isinstance(args, Mapping):
+            return args
         else:
             size = len(args) if isinstance(args, (str, bytes)) else 0
         if size > _REPARSE_ARGS_CHARS and not ast_grep.due(size, stream.args_size, final):
             return None
         stream.args_size = size
         if args is None:
+            stream.parsed_mark = stream.prefix.mark
             text = "".join(stream.raw)
             stream.raw = [text]
         else:
@@ -344,7 +361,8 @@ class TtsrWatcher:
             stream.paths = found
 
     def _scan_ast(
-        self, pending: _Pending, stream: _Stream, args: Mapping[str, Any], final: bool
+        self, found: dict[int, TtsrMatch], source: Source, stream: _Stream, args: Mapping[str, Any],
+        final: bool,
     ) -> None:
         code = ast_grep.code_of(args)
         size = len(code) if code is not None else 0
@@ -361,7 +379,7 @@ class TtsrWatcher:
         stream.ast_code = code
         wanted = [
             w for w in stream.channel.ast
-            if w.rule not in self._quiet and w.rule not in pending.found
+            if w.rule not in self._quiet and w.rule not in found
             and self.index.gate_path(w.rule, w.scope_gate, stream.paths) is not None
         ]
         if not wanted:
@@ -372,7 +390,7 @@ class TtsrWatcher:
             first = next((p for p in w.patterns if p in matched), None)
             if first is not None:
                 snippet = matched[first][:_SNIPPET]
-                self._add(pending, stream, w.rule, w.scope_gate, "ast", first, snippet)
+                self._add(found, source, stream, w.rule, w.scope_gate, "ast", first, snippet)
 
     def _finish(self, pending: _Pending, fired: list[int]) -> TtsrHit | None:
         if not fired:

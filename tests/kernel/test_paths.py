@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ruleweave._kernel.paths import MAX_PATHS, call_paths, default_paths, in_project
+from ruleweave._kernel.paths import MAX_PATHS, absolute, call_paths, default_paths, in_project
 
 
 def test_paths_are_absolute_normalised_and_distinct() -> None:
@@ -18,6 +19,17 @@ def test_paths_are_absolute_normalised_and_distinct() -> None:
 
     args = {"file_path": "src/../a.py", "meta": {"paths": ["a.py", "b.py"]}, "patch": "..."}
     assert call_paths("Edit", args, "/p", default_paths, patch) == ["/p/a.py", "/p/b.py", "/abs/c.py"]
+
+
+def test_absolute_is_normpath_of_the_joined_path() -> None:
+    """Every path of up to eight of ``/``, ``.`` and a letter, against three cwds, comes out as
+    ``os.path.normpath`` spells it (the shortcut skips normpath only for paths already normal)."""
+    for size in range(1, 9):
+        for letters in itertools.product("/.a", repeat=size):
+            raw = "".join(letters)
+            for cwd in ("/", "/p", "/p/q"):
+                expected = os.path.normpath(raw if raw.startswith("/") else os.path.join(cwd, raw))
+                assert absolute(raw, cwd) == expected, (raw, cwd)
 
 
 def test_at_most_so_many_paths() -> None:

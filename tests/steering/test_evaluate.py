@@ -306,3 +306,23 @@ def test_plan_is_the_selected_routes_execution_plan(tmp_path: Path) -> None:
     decision = decide(spec, "x")
     assert decision.plan_phases == ("one", "two")
     assert decision.plan_jumps == ("one:blocked->two",)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.skill.spec.yml")), ids=lambda p: p.name)
+def test_decisions_are_the_models_pydantic_would_construct(path: Path) -> None:
+    """A decision and every part of it equal what ``model_construct`` builds from the same fields:
+    every field set, in declaration order, the same repr, JSON and fields-set."""
+    spec = load_spec(path)
+    text = "research each committer's social profile weekly; browse the dashboard after login"
+    decision = decide(spec, text)
+    parts: list[Any] = [decision, *decision.reasons, *decision.trace]
+    if decision.route_selection is not None:
+        parts.append(decision.route_selection)
+    assert decision.trace
+    for part in parts:
+        model = type(part)
+        assert list(vars(part)) == list(model.model_fields)
+        rebuilt = model.model_construct(**dict(vars(part)))
+        assert part == rebuilt and repr(part) == repr(rebuilt)
+        assert part.model_fields_set == rebuilt.model_fields_set
+        assert part.model_dump_json() == rebuilt.model_dump_json()

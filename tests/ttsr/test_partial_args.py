@@ -94,3 +94,25 @@ def test_streaming_without_args_uses_the_watchers_own_text(
     assert streaming[0].matches[0].path == "a.py"
     assert sum(parsed) < 20 * len(json.dumps(args))
     assert stream_without_args(loaded.watcher("s2"), "write", {**args, "file_path": "a.ts"}) == ([], [])
+
+
+def test_a_long_value_streaming_is_not_parsed_while_it_streams(
+    write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With args=None the watcher's own text is parsed again only when a member has ended: a
+    100 KB ``content`` streaming after its path costs a handful of parses, not one per delta."""
+    root = write_tree({
+        ".ruleweave/rules/no-eval.md": rule(condition="'eval\\('", scope="tool:write", globs="'**/*.py'"),
+    })
+    parsed: list[int] = []
+
+    def counting(args: Any) -> Mapping[str, Any]:
+        parsed.append(len(args) if isinstance(args, (str, bytes)) else 0)
+        return parse_args(args)
+
+    monkeypatch.setattr(watcher_module, "parse_args", counting)
+    args = {"file_path": "a.py", "content": "x = 1\n" * 200 + "eval(data)\n" + "y = 2\n" * 16_000}
+    streaming, final = stream_without_args(load(root).watcher(), "write", args)
+    assert names(streaming) == ["no-eval"] and streaming[0].matches[0].path == "a.py"
+    assert final == []
+    assert len(parsed) <= 6, parsed

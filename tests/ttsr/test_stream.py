@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ruleweave.ttsr.stream import JsonTextDecoder, complete_prefix
+from ruleweave.ttsr.stream import JsonPrefix, JsonTextDecoder, complete_prefix
 
 
 def decode(pieces: list[str]) -> str:
@@ -74,3 +74,44 @@ def test_complete_prefix_cases() -> None:
     assert complete_prefix('{"file_path": "a.p') == "{}"
     assert complete_prefix('{"edits": [{"path": "x.py", "new": "y') == '{"edits": [{"path": "x.py"}]}'
     assert complete_prefix("plain text") is None
+
+
+def _pieces(text: str, cuts: list[int]) -> list[str]:
+    pieces, rest, turn = [], text, 0
+    while rest:
+        size = cuts[turn % len(cuts)]
+        pieces.append(rest[:size])
+        rest, turn = rest[size:], turn + 1
+    return pieces
+
+
+@given(
+    text=st.text(alphabet='{}[]":,\\nu0aD8', max_size=60),
+    cuts=st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=20),
+)
+def test_any_text_decodes_the_same_however_it_is_cut(text: str, cuts: list[int]) -> None:
+    """Broken, cut and surrogate escapes included: pieces decode like the character-by-character decoder."""
+    careful = JsonTextDecoder()
+    careful.feed("{")  # a JSON stream, decoded by the careful loop alone (the reference)
+    expected = careful._careful(text, 0)
+    assert decode(["{", *_pieces(text, cuts)]) == "{" + expected
+
+
+@given(
+    document=st.dictionaries(st.text(max_size=6), json_values, min_size=1, max_size=4),
+    cuts=st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=20),
+)
+def test_the_prefix_fed_in_pieces_completes_like_the_whole(document: dict[str, Any], cuts: list[int]) -> None:
+    """``JsonPrefix`` fed piece by piece completes every prefix as ``complete_prefix`` does, and its
+    ``mark`` stays put only while the completed document does."""
+    text = json.dumps(document)
+    scanner = JsonPrefix()
+    so_far, last_mark, last_completed = "", None, None
+    for piece in _pieces(text, cuts):
+        scanner.feed(piece)
+        so_far += piece
+        completed = scanner.completed(so_far)
+        assert completed == complete_prefix(so_far)
+        if scanner.mark == last_mark:
+            assert completed == last_completed
+        last_mark, last_completed = scanner.mark, completed
