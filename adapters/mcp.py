@@ -27,11 +27,15 @@ translation to the MCP session's ``RuleSession``:
   gets one sentence naming the arguments the tool takes.
 
 Beside a host's hooks (``host="claude-code"``, ``ruleweave mcp --host
-claude-code``, what ``ruleweave install claude-code`` registers) the hooks
-deliver the rules, so the server repeats none of them: its ``instructions``
-only say how to read a whole rule, there is no ``rules_for_paths``, and the
-tool ``hook`` answers the host's ``mcp_tool`` hooks exactly as ``ruleweave
-hook claude-code`` would (``ruleweave.hosts.claude_code.served``).
+claude-code``, what ``ruleweave install claude-code`` registers; or
+``host="opencode"``, the server ``ruleweave install opencode --server URL``
+points OpenCode's plugin at) the hooks deliver the rules, so the server repeats
+none of them: its ``instructions`` only say how to read a whole rule, there is
+no ``rules_for_paths``, and the tool ``hook`` answers the host's hook events
+exactly as ``ruleweave hook <agent>`` would (``ruleweave.hosts._core.served``):
+Claude Code's ``mcp_tool`` hooks pass each input key as an argument
+(``ruleweave.hosts.claude_code.served``), OpenCode's plugin the whole event as
+the argument ``event``.
 
 Sessions: a streamable-HTTP client that keeps an MCP session (``Mcp-Session-Id``)
 gets a ruleweave session of its own; everything else — stdio (one host per
@@ -65,6 +69,7 @@ from ruleweave.adapters.seams import (
     SessionPool,
     SessionStore,
 )
+from ruleweave.hosts._core.served import SERVED_HOSTS
 
 try:
     from mcp.server.mcpserver import Context, MCPServer
@@ -78,7 +83,7 @@ from pydantic import ValidationError
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, InputRequiredResult
 
-    from ruleweave.hosts.claude_code.served import HookServer
+    from ruleweave.hosts._core.served import HookServer
 
 __all__ = ["RULE_TEMPLATE", "RuleweaveMCPServer", "create_server"]
 
@@ -104,8 +109,8 @@ HOSTED_INSTRUCTIONS = (
 )
 """The server's instructions beside a host's hooks: how to read a whole rule, nothing the hooks deliver."""
 
-HOSTS = ("claude-code",)
-"""The hosts whose hooks the server can answer (``host=``)."""
+HOSTS = SERVED_HOSTS
+"""The hosts whose hooks the server can answer (``host=``): those whose hooks can call an MCP tool."""
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 """The levels ``MCPServer`` accepts for its logging."""
@@ -245,12 +250,18 @@ def create_server(
         log_level=log_level,
     )
     _register(server, paths_tool=host is None)
-    if host is not None:
-        from ruleweave.hosts.claude_code.served import HookServer
+    # As the command hook: each event's cwd names the project, and its root is found from there.
+    if host == "claude-code":
+        from ruleweave.hosts.claude_code.served import hook_server
 
-        # As the command hook: each event's cwd names the project, and its root is found from there.
-        server.hooks = HookServer.over(hook_store)
+        server.hooks = hook_server(hook_store)
         _register_hook(server, server.hooks)
+    elif host is not None:
+        from ruleweave.hosts import host as declared
+        from ruleweave.hosts._core.served import HookServer
+
+        server.hooks = HookServer.over(declared(host), hook_store)
+        _register_event_hook(server, server.hooks)
     return server
 
 
@@ -330,7 +341,8 @@ def _explained(session: RuleSession, path: str) -> dict[str, Any]:
 
 def _register_hook(server: RuleweaveMCPServer, hooks: HookServer) -> None:
     """Add the tool ``hook``: the host's ``mcp_tool`` hooks call it with their (interpolated) input."""
-    from ruleweave.hosts.claude_code.served import HOOK_TOOL, payload_from
+    from ruleweave.hosts._core.served import HOOK_TOOL
+    from ruleweave.hosts.claude_code.served import payload_from
 
     @server.tool(
         name=HOOK_TOOL,
@@ -348,6 +360,26 @@ def _register_hook(server: RuleweaveMCPServer, hooks: HookServer) -> None:
     ) -> str:
         # The arguments are the hook input's keys (``served.HOOK_INPUT``), each interpolated to text.
         return hooks.answer(payload_from(locals()))
+
+    del hook
+
+
+def _register_event_hook(server: RuleweaveMCPServer, hooks: HookServer) -> None:
+    """Add the tool ``hook`` taking one whole event (``event``), as the host's plugin sends it."""
+    from ruleweave.hosts._core.served import HOOK_TOOL
+
+    agent = hooks.agent
+
+    @server.tool(
+        name=HOOK_TOOL,
+        description=(
+            f"Called by {agent.title}'s ruleweave plugin with one hook event (the argument `event`); answers "
+            f"as `ruleweave hook {agent.name}`. Not for the model: it reads nothing new."
+        ),
+        structured_output=False,  # the text is the command hook's stdout, which the plugin parses
+    )
+    async def hook(event: dict[str, Any]) -> str:
+        return hooks.answer(event)
 
     del hook
 

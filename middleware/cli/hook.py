@@ -38,6 +38,8 @@ def register(subparsers: Any) -> None:
 def _described(agent: Host) -> str:
     """One host for ``--help``: its events, its limit and what it reads itself."""
     native = sorted(agent.native_files)
+    if agent.native_names is not None:
+        native[-1] += " (its own settings may name others)"
     if agent.native_provider:
         native.insert(0, f"the {agent.native_provider} provider's rules")
     fallback = (

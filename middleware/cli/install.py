@@ -18,6 +18,11 @@ a file an install created when nothing else is left in it (the state directory
 keeps which files those are). A file the agent could not read either (not a
 JSON object, say) is left untouched (exit 2).
 
+OpenCode's plugin can ask a running ``ruleweave mcp --http HOST:PORT --host
+opencode`` instead of running the command (``--server URL``, stored in the
+plugin beside the command, which stays its fallback): an installer module that
+declares ``TAKES_SERVER`` gets the URL as ``change``'s ``server``.
+
 The hook command is the bare ``ruleweave hook <agent>``: a committed
 settings file must work on every teammate's machine, where an absolute path
 to one virtual environment would not. ``--absolute`` writes this
@@ -39,6 +44,7 @@ import shutil
 import sys
 import tempfile
 import textwrap
+import urllib.parse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -286,18 +292,54 @@ def _file_edits(agent: Host, args: argparse.Namespace, config: RuleweaveConfig, 
         UsageError: A file that links out of the project, cannot be read, or has the wrong shape.
     """
     command = "" if args.uninstall else hook_command(agent, args.absolute)
+    server = server_url(args.server, agent, merge)
+    served = {"server": server} if getattr(merge, "TAKES_SERVER", False) else {}
     edits = []
     for path in merge.files(args.scope, config):
         path = _inside(path, config)
         existed = path.exists()
         before = read_text_file(path) if existed else None
         try:
-            after, changes = merge.change(path, before, command=command, uninstall=args.uninstall)
+            after, changes = merge.change(path, before, command=command, uninstall=args.uninstall, **served)
         except RuleweaveError as exc:
             raise UsageError(f"{path}: {exc}; nothing was changed.") from exc
         executable = bool(getattr(merge, "executable", lambda _: False)(path))
         edits.append(_Edit(path, before or "", existed, after, changes, executable=executable))
     return edits
+
+
+def server_url(value: str | None, agent: Host, merge: Any) -> str | None:
+    """``--server``'s URL, checked: ``http://`` to a loopback address and a port (path default ``/mcp``).
+
+    Raises:
+        UsageError: ``--server`` for an agent whose hooks cannot call a server this way, a URL that is
+            not ``http://HOST:PORT/…``, or a host other machines reach: the events name this machine's
+            files, and a remote server wants a bearer token the committed plugin must not hold.
+    """
+    if value is None:
+        return None
+    if not getattr(merge, "TAKES_SERVER", False):
+        raise UsageError(
+            f"--server: {agent.title}'s hooks cannot ask a running server this way; only OpenCode's plugin "
+            "does (Claude Code: --hook-type mcp)."
+        )
+    served = f"e.g. http://127.0.0.1:8765/mcp for `ruleweave mcp --http 127.0.0.1:8765 --host {agent.name}`"
+    wrong = UsageError(f"--server {value}: expected http://HOST:PORT/mcp, {served}.")
+    try:
+        parts = urllib.parse.urlsplit(value)
+        port = parts.port
+    except ValueError:  # a port that is not a number in 0-65535, an unclosed [
+        raise wrong from None
+    if port is None or parts.scheme != "http" or not parts.hostname or "@" in parts.netloc or (
+        parts.query or parts.fragment
+    ):
+        raise wrong
+    from ruleweave.adapters.mcp_http import is_loopback
+
+    if not is_loopback(parts.hostname):
+        raise UsageError(f"--server {value}: the plugin asks a server on this machine only, {served}.")
+    path = parts.path if parts.path not in ("", "/") else "/mcp"
+    return urllib.parse.urlunsplit(("http", parts.netloc, path, "", ""))
 
 
 def read_text_file(path: Path) -> str:
@@ -330,6 +372,8 @@ def run(args: argparse.Namespace) -> int:
     kind, why = "command", "the agent runs hook commands"
     if hasattr(merge, "change"):  # a FileInstaller: any files, in the agent's own formats
         _scope_known(args, agent)
+        if args.hook_type == "mcp":
+            raise UsageError(f"{agent.title} runs hook commands only; --hook-type mcp is for Claude Code.")
         edits = _file_edits(agent, args, config, merge)
     else:
         path = settings_path(args, agent)

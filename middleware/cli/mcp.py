@@ -12,6 +12,8 @@ and printed once). ruleweave's events go to stderr only with
 beside Claude Code's hooks (``ruleweave.adapters.mcp``): the server ``ruleweave
 install claude-code`` registers, whose tool ``hook`` answers the ``mcp_tool`` hooks
 with the command hook's store (``sqlite://`` unless ``--store`` says otherwise).
+``--http 127.0.0.1:PORT --host opencode`` is the server OpenCode's plugin calls
+once installed with ``ruleweave install opencode --server URL``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 from ruleweave.cli.common import UsageError, add_cwd, add_store, config_from
 from ruleweave.errors import MissingDependencyError
+from ruleweave.hosts._core.served import SERVED_HOSTS
 from ruleweave.log import EVENTS_LOGGER
 
 TOKEN_ENV = "RULEWEAVE_MCP_TOKEN"
@@ -53,9 +56,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--name", default="ruleweave", help="the server name hosts show (default: ruleweave)")
     parser.add_argument(
-        "--host", choices=("claude-code",), metavar="AGENT",
-        help="serve beside this agent's hooks (claude-code): repeat nothing they deliver, and answer its "
-        "mcp_tool hooks (what `ruleweave install claude-code` registers)",
+        "--host", choices=SERVED_HOSTS, metavar="AGENT",
+        help="serve beside this agent's hooks (claude-code, opencode): repeat nothing they deliver, and "
+        "answer its hook events with the tool `hook` (claude-code: its mcp_tool hooks, what `ruleweave "
+        "install claude-code` registers; opencode: its plugin, installed with --server URL)",
     )
     parser.add_argument("--events", action="store_true", help="log ruleweave's events to stderr")
     parser.add_argument(

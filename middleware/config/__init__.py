@@ -127,6 +127,9 @@ class RuleweaveConfig:
             blob, still delivered as nested files below the cwd.
         native_user_files: User-tier instruction files (absolute paths) the agent reads itself
             (Claude Code's ``~/.claude/CLAUDE.md``): left out of the start blob.
+        native_files: Instruction file names an agent reads itself wherever they are (Gemini CLI's
+            ``GEMINI.md`` and its ``context.fileName`` names): never looked up, on the walk or below
+            it, even where an agent's setting names them.
         parent_instructions: Also read Claude Code's ``CLAUDE.md`` / ``CLAUDE.local.md`` in the
             directories above the project root, as Claude Code does.
         instructions_max_bytes: Byte cap of the instruction files of the blob (Claude rules
@@ -195,6 +198,7 @@ class RuleweaveConfig:
     instruction_files: tuple[str, ...]
     native_walk_files: tuple[str, ...]
     native_user_files: tuple[str, ...]
+    native_files: tuple[str, ...]
     parent_instructions: bool
     instructions_max_bytes: int
     keep_whole: tuple[str, ...]
@@ -243,6 +247,7 @@ class RuleweaveConfig:
         instruction_files: Iterable[str] = DEFAULT_INSTRUCTION_FILES,
         native_walk_files: Iterable[str] = (),
         native_user_files: Iterable[str] = (),
+        native_files: Iterable[str] = (),
         parent_instructions: bool = True,
         instructions_max_bytes: int = 32 * 1024,
         keep_whole: Iterable[str] = (),
@@ -310,6 +315,7 @@ class RuleweaveConfig:
             "instruction_files": as_strings("instruction_files", instruction_files),
             "native_walk_files": as_strings("native_walk_files", native_walk_files),
             "native_user_files": as_strings("native_user_files", native_user_files),
+            "native_files": as_strings("native_files", native_files),
             "parent_instructions": as_bool("parent_instructions", parent_instructions),
             "instructions_max_bytes": as_int("instructions_max_bytes", instructions_max_bytes, 1),
             "keep_whole": as_strings("keep_whole", keep_whole),

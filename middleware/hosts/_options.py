@@ -93,6 +93,9 @@ INSTALL_OPTIONS: tuple[Option, ...] = (
     Option("--hook-type", "hook_type",
            "command: a process per event; mcp: calls to the registered `ruleweave mcp` server (default: mcp "
            "where the installed agent supports it, else command)", metavar="command|mcp"),
+    Option("--server", "server",
+           "opencode: the plugin asks this running `ruleweave mcp --http HOST:PORT --host opencode` first "
+           "(http://127.0.0.1:PORT/mcp), the hook command when it cannot answer", metavar="URL"),
 )
 """The options of ``ruleweave install <agent>`` (``--cwd``/``--root`` come from ``cli.common``)."""
 

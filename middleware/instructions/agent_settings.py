@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.rules import Level
 
@@ -70,8 +71,42 @@ def read_agent_names(ctx: DiscoveryContext) -> AgentNames:
     return AgentNames(codex, _context_file_names(ctx, ".gemini"), _context_file_names(ctx, ".qwen"))
 
 
+def context_file_setting(config: RuleweaveConfig, folder: str) -> tuple[str, ...]:
+    """The names Gemini CLI's or Qwen Code's ``context.fileName`` gives, as that agent reads them.
+
+    Unlike the names ruleweave reads (``read_agent_names``), none is dropped for its
+    shape: a name the agent loads is left out by its hooks whatever ruleweave would
+    make of it. Problems are not reported here (``read_agent_names`` reports them).
+
+    Args:
+        config: The configuration (project root and the user's home).
+        folder: ``.gemini`` or ``.qwen``.
+
+    Returns:
+        Each string of the setting, trimmed, backslashes as ``/``, in order; ``()`` when no settings
+        file sets it, or sets no non-empty string.
+    """
+    found = _context_setting(DiscoveryContext(config), folder)
+    if found is None:
+        return ()
+    value = found[1]
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    names = (item.strip().replace("\\", "/") for item in items if isinstance(item, str))
+    return tuple(dict.fromkeys(name for name in names if name))
+
+
 def _context_file_names(ctx: DiscoveryContext, folder: str) -> tuple[str, ...]:
     """``context.fileName`` of ``<project>/<folder>/settings.json``, else of the user's."""
+    found = _context_setting(ctx, folder)
+    if found is None:
+        return ()
+    settings, value = found
+    return _names(ctx, settings, [value] if isinstance(value, str) else value, "context.fileName")
+
+
+def _context_setting(ctx: DiscoveryContext, folder: str) -> tuple[Path, object] | None:
+    """The settings file whose ``context.fileName`` counts (project settings override the user's), and
+    that value; ``None`` when neither sets it."""
     config = ctx.config
     for settings, level in ((config.root / folder / "settings.json", "project"),
                             (config.user_home / folder / "settings.json", "user")):
@@ -87,9 +122,8 @@ def _context_file_names(ctx: DiscoveryContext, folder: str) -> tuple[str, ...]:
         context = data.get("context") if isinstance(data, dict) else None
         value = context.get("fileName") if isinstance(context, dict) else None
         if value is not None:
-            # Project settings override the user's.
-            return _names(ctx, settings, [value] if isinstance(value, str) else value, "context.fileName")
-    return ()
+            return settings, value
+    return None
 
 
 def _read(ctx: DiscoveryContext, path: Path, level: Level) -> str | None:

@@ -173,6 +173,7 @@ def plan(
         One format per name, configured names first, each name once; a name Gemini CLI's
         or Qwen Code's setting gives is read as that agent reads it (``@path`` expanded,
         never an alternative of ``AGENTS.md``), even when another agent has it too (``CONTEXT.md``).
+        No name of ``config.native_files`` (the agent served reads those itself).
     """
     found: dict[str, FileFormat] = {}
     for name in config.instruction_files:
@@ -184,7 +185,8 @@ def plan(
             known = found.get(name)
             if known is None or not known.imports:  # the setting's agent reads it, imports expanded
                 found[name] = shape._replace(name=name)
-    return list(found.values())
+    native = frozenset(config.native_files)
+    return [fmt for name, fmt in found.items() if name not in native]
 
 
 def user_files(

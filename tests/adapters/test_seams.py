@@ -17,6 +17,8 @@ BESIDE_THE_SEAM: dict[tuple[str, str], str] = {
     ("loop", "ruleweave._lru"): "a bounded memory of refused call ids, an internal helper",
     ("mcp", "ruleweave._files.paths"): "a touched path shown relative to the project, as events show it",
     ("mcp", "ruleweave.hosts.claude_code.served"): "beside Claude Code's hooks it answers them, as the host",
+    ("mcp", "ruleweave.hosts"): "beside a host's hooks it answers them: the host's declaration, by name",
+    ("mcp", "ruleweave.hosts._core.served"): "beside a host's hooks it answers them, as the command hook",
 }
 """Core modules an adapter of ours imports directly, each with the reason."""
 

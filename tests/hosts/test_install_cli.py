@@ -82,3 +82,12 @@ def test_a_config_folder_linking_out_of_the_project_is_refused(
     assert install(agent, repo) == 2
     assert "links outside the project" in capsys.readouterr().err
     assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_mcp_hooks_are_refused_where_the_agent_runs_commands_only(
+    agent: str, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert install(agent, repo, "--hook-type", "mcp") == 2
+    assert "runs hook commands only" in capsys.readouterr().err
+    assert not any(path.exists() for path in files(agent, "project", repo))

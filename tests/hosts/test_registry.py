@@ -107,7 +107,8 @@ def test_a_host_answers_and_installs(name: str) -> None:
     if hasattr(installer, "change"):
         assert list(inspect.signature(installer.files).parameters) == ["scope", "config"]
         parameters = list(inspect.signature(installer.change).parameters)
-        assert parameters == ["path", "text", "command", "uninstall"]
+        served = ["server"] if getattr(installer, "TAKES_SERVER", False) else []  # install --server URL
+        assert parameters == ["path", "text", "command", "uninstall", *served]
         return
     for function in ("settings_file", "install", "uninstall"):
         assert callable(getattr(installer, function)), function

@@ -2,7 +2,8 @@
 
 Every host declares the rules it reads without ruleweave (``Host.native_provider``,
 ``Host.native_files``, and ``Host.native_fallback`` where ``Host.native_check``
-says the agent loads those too); a hook that injected them again would double them,
+says the agent loads those too; or ``Host.native_names``, where the agent's own
+settings name its files); a hook that injected them again would double them,
 so ``hook_config`` leaves them out unless asked not to. Each rule's or file's
 notice goes out alone if need be (``delivery``), so the notice budget is the
 host's context limit, and only a notice that alone exceeds it is cut
@@ -52,7 +53,7 @@ def hook_config(
         provider = agent.native_provider
         if provider is not None and provider not in config.disabled_providers:
             update["disabled_providers"] = config.disabled_providers | {provider}
-        native = agent.native_files
+        native = agent.native_files if agent.native_names is None else agent.native_names(config)
         if agent.native_fallback and agent.native_check is not None and agent.native_check(config):
             native = native | agent.native_fallback
         if agent.native_user is not None:
@@ -70,6 +71,10 @@ def hook_config(
             kept = tuple(name for name in config.instruction_files if name not in native)
             if kept != config.instruction_files:
                 update["instruction_files"] = kept
+            # Also where an agent's setting names them (``formats.plan`` adds those to the configured).
+            everywhere = tuple(dict.fromkeys((*config.native_files, *sorted(native))))
+            if everywhere != config.native_files:
+                update["native_files"] = everywhere
     defaults = templates if templates is not None else agent.read_rule_templates
     missing = {name: text for name, text in (defaults or {}).items() if name not in config.templates}
     if missing:

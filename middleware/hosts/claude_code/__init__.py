@@ -193,15 +193,6 @@ def answer_cold(
     return cold(HOST, payload, options, log, state, write_snapshot, READ_RULE_TEMPLATES)
 
 
-def load_hooks(payload: Mapping[str, Any], options: HookOptions, log: HookLog) -> ClaudeCodeHooks:
-    """``ClaudeCodeHooks`` over the rule set loaded now for the event's directory."""
-    from ruleweave.hosts._core.answer import load_hooks as load
-    from ruleweave.hosts.claude_code.served import READ_RULE_TEMPLATES
-
-    # The installer registers `ruleweave mcp` beside the hooks: notices name its read_rule tool.
-    return load(HOST, payload, options, log, READ_RULE_TEMPLATES)  # type: ignore[return-value]
-
-
 def _agents_md_native(config: Any) -> bool:
     """Whether Claude Code loads ``AGENTS.md`` itself here (``native.agents_md_native``)."""
     from ruleweave.hosts.claude_code.native import agents_md_native

@@ -15,31 +15,25 @@ bundled CLI 2.1.332 does with one, read from its code and seen in
   except ``SessionStart`` (and a few others), which skips the hook — at start-up
   there is no MCP client yet. So ``SessionStart`` stays a command hook.
 
-``HookServer`` answers exactly as ``ruleweave hook claude-code`` does (same
-options, same store, same snapshot, same ``ClaudeCodeHooks``), keeping the
-rule set it loaded for as long as the snapshot says its files are unchanged.
+The shared engine's ``HookServer`` (``ruleweave.hosts._core.served``, ``hook_server``)
+answers exactly as ``ruleweave hook claude-code`` does (same options, same store,
+same snapshot, same handlers), keeping the rule set it loaded for as long as the
+snapshot says its files are unchanged; this module holds what is Claude Code's:
+the ``mcp_tool`` hook entry, its input, and how its notices name ``read_rule``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ruleweave.hosts._command import state_dir, usable_cwd
-from ruleweave.hosts._hook_log import HookLog
-from ruleweave.hosts.claude_code import HOST, answer_warm, load_hooks
-
-if TYPE_CHECKING:
-    from ruleweave.hosts._options import HookOptions
-    from ruleweave.hosts.claude_code.handlers import ClaudeCodeHooks
+from ruleweave.hosts._core.served import HOOK_TOOL as HOOK_TOOL  # the settings name it (``hook_entry``)
+from ruleweave.hosts._core.served import HookServer
+from ruleweave.hosts.claude_code import HOST
 
 MCP_SERVER = "ruleweave"
 """The name ``ruleweave install claude-code`` registers the MCP server under."""
-
-HOOK_TOOL = "hook"
-"""The server's tool that answers a hook event (``ruleweave mcp --host claude-code``)."""
 
 MIN_VERSION = (2, 1, 118)
 """The first Claude Code with ``mcp_tool`` hooks (its changelog); older ones get command hooks."""
@@ -81,10 +75,6 @@ READ_RULE_TEMPLATES: dict[str, str] = {
 """How the hooks tell the model to read a whole rule: the registered server's ``read_rule`` tool (Claude
 Code has no ``rule://`` reader); cut notices and listings name it with the rule's name."""
 
-NO_ANSWER = ""
-"""What the tool answers when the command hook would print nothing."""
-
-
 def hook_entry(server: str = MCP_SERVER) -> dict[str, Any]:
     """The settings entry of an ``mcp_tool`` hook calling ``server``'s hook tool."""
     return {"type": "mcp_tool", "server": server, "tool": HOOK_TOOL, "input": dict(HOOK_INPUT)}
@@ -122,88 +112,17 @@ def payload_from(arguments: Mapping[str, Any]) -> dict[str, Any]:
     return payload
 
 
-class HookServer:
-    """Answers Claude Code hook events in a long-running process, as the command hook would.
+def hook_server(store: str = "sqlite://") -> HookServer:
+    """The ``hook`` tool's server of ``ruleweave mcp --host claude-code``: the command hook's defaults.
 
     Args:
-        options: The hook options (``cwd`` unset: each event's own ``cwd`` names the project).
-        state: The state directory (default: the one the command hook uses).
+        store: The store URL (the command hook's default ``sqlite://``, so both share sessions).
+
+    Returns:
+        The shared engine's ``HookServer`` for Claude Code, its notices naming ``read_rule`` as the
+        command hook's do (``answer_cold``).
     """
-
-    def __init__(self, options: HookOptions, state: str | None = None) -> None:
-        self.options = options
-        self.state = state if state is not None else state_dir()
-        self.log = HookLog(options.event_log or os.path.join(self.state, f"{HOST.name}-hook.jsonl"))
-        self._loaded: dict[str, tuple[str, ClaudeCodeHooks]] = {}
-
-    @classmethod
-    def over(cls, store: str = "sqlite://") -> HookServer:
-        """The server of ``ruleweave mcp --host claude-code``: the command hook's defaults, this store.
-
-        Args:
-            store: The store URL (the command hook's default ``sqlite://``, so both share sessions).
-
-        Returns:
-            The ``HookServer``.
-        """
-        from ruleweave.hosts._options import HookOptions
-
-        return cls(HookOptions(store=store))
-
-    def answer(self, payload: Mapping[str, Any]) -> str:
-        """The hook's output for one event: the command hook's stdout without its newline ('' for none).
-
-        Never raises: an internal error is a ``hook_error`` line in the hook log, and no answer.
-        """
-        try:
-            found = self._answer(payload)
-        except Exception as exc:  # the agent must never fail because of its rules
-            self.log.write("hook_error", hook_event=str(payload.get("hook_event_name")),
-                           error=f"{type(exc).__name__}: {exc}")
-            return NO_ANSWER
-        return NO_ANSWER if found is None else json.dumps(found, ensure_ascii=False)
-
-    def _answer(self, payload: Mapping[str, Any]) -> dict[str, Any] | None:
-        options = self.options
-        if options.cwd is None and not usable_cwd(payload.get("cwd")):
-            return None
-        snapshot = options.snapshot and options.event_log is None
-        if snapshot:
-            from ruleweave.hosts import MISS
-
-            found = answer_warm(payload, options)
-            if found is not MISS:
-                return found  # type: ignore[return-value]
-        cwd = options.cwd or payload.get("cwd") or os.getcwd()
-        key = os.path.normpath(os.path.abspath(str(cwd)))
-        if not snapshot:
-            return load_hooks(payload, options, self.log).handle(payload)
-        from ruleweave.hosts._core import snapshot as snapshots
-
-        current = snapshots.load(HOST, options, key, self.state)
-        held = self._loaded.get(key)
-        if current is not None and held is not None and held[0] == current["fingerprint"]:
-            return held[1].handle(payload)
-        return self._reload(payload, key)
-
-    def _reload(self, payload: Mapping[str, Any], key: str) -> dict[str, Any] | None:
-        """Load the rules (writing the snapshot, as the command hook's full path does) and keep them."""
-        from ruleweave.hosts._core import snapshot as snapshots
-        from ruleweave.hosts._core.snapshot_build import answer_and_snapshot
-
-        loaded: list[ClaudeCodeHooks] = []
-
-        def load() -> ClaudeCodeHooks:
-            loaded.append(load_hooks(payload, self.options, self.log))
-            return loaded[-1]
-
-        found = answer_and_snapshot(HOST, payload, self.options, self.log, self.state, load)
-        current = snapshots.load(HOST, self.options, key, self.state)
-        if loaded and current is not None:
-            self._loaded[key] = (current["fingerprint"], loaded[-1])
-            while len(self._loaded) > 8:  # a session's cwd rarely changes: keep a few, forget the oldest
-                del self._loaded[next(iter(self._loaded))]
-        return found
+    return HookServer.over(HOST, store, templates=READ_RULE_TEMPLATES)
 
 
 def parse_version(text: str) -> tuple[int, ...] | None:

@@ -25,10 +25,11 @@ Input keys: ``session_id``, ``cwd``, ``hook_event_name``, ``source``, ``prompt``
 ``tool_name``/``tool_input``/``tool_response``, ``llm_response`` (AfterModel: the
 chunk; ``llm_request`` carries the whole conversation and is not read),
 ``prompt_response``/``stop_hook_active``, ``trigger``. No tool-call id, no agent
-id, no prompt id. Gemini escapes ``<`` and ``>`` of every ``additionalContext``
-as ``&lt;``/``&gt;``. PreCompress with ``trigger: auto`` fires before every model
-request whether or not it compresses, so only ``manual`` is read as compaction
-(the installer's matcher runs the hook for ``manual`` alone). Facts:
+id (a subagent's events carry its parent's ``session_id``), no prompt id. Gemini
+escapes ``<`` and ``>`` of every ``additionalContext`` as ``&lt;``/``&gt;``.
+PreCompress with ``trigger: auto`` fires before every model request whether or
+not it compresses, so only ``manual`` is read as compaction (the installer's
+matcher runs the hook for ``manual`` alone). Facts:
 docs/hosts/gemini.md.
 
 This module is on the hook's fast path: standard library only, no ``typing``.
@@ -63,6 +64,7 @@ from ruleweave.hosts import (
 
 TYPE_CHECKING = False  # not typing's: see above
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from ruleweave.config import RuleweaveConfig
@@ -109,26 +111,40 @@ CONTEXT_LIMIT = 10_000
 with its context passes ``tools.truncateToolOutputThreshold`` (40,000 characters)."""
 
 NATIVE_FILES = frozenset({"GEMINI.md"})
-"""Instruction files Gemini CLI loads itself (``context.fileName``'s default): from the cwd up to the git
-root at start, and just in time on the walk up from every path its file tools touch."""
-
-NATIVE_FALLBACK = frozenset({"AGENTS.md"})
-"""Loaded by Gemini CLI too where its ``context.fileName`` setting names it (``native_check``)."""
+"""Instruction files Gemini CLI loads itself (``context.fileName``'s default): in ``~/.gemini/``, from the
+cwd up to the git root at start, and just in time on the walk up from every path its file tools touch."""
 
 
-def agents_md_native(config: RuleweaveConfig) -> bool:
-    """Whether Gemini CLI's ``context.fileName`` (project settings, else the user's) names ``AGENTS.md``.
+def native_names(config: RuleweaveConfig) -> frozenset[str]:
+    """The instruction file names Gemini CLI loads itself in this project: ``GEMINI.md`` and each name of
+    its ``context.fileName`` setting (project settings, else the user's).
+
+    The setting adds to ``GEMINI.md`` rather than replacing it: 0.61.0's ``setGeminiMdFilename``
+    (``packages/core/src/tools/memoryTool.ts``) puts the current names (``GEMINI.md`` at start) after the
+    new ones, and a real run with ``["AGENTS.md", "CONTEXT.md"]`` loaded all three.
 
     Args:
         config: The configuration (project root and the user's home).
 
     Returns:
-        ``True`` when Gemini CLI loads ``AGENTS.md`` itself, so the hook leaves it out.
+        The names, which the hook leaves out wherever they are.
     """
-    from ruleweave.discovery.context import DiscoveryContext
-    from ruleweave.instructions.agent_settings import read_agent_names
+    from ruleweave.instructions.agent_settings import context_file_setting
 
-    return "AGENTS.md" in read_agent_names(DiscoveryContext(config)).gemini
+    return NATIVE_FILES | frozenset(context_file_setting(config, ".gemini"))
+
+
+def native_user(config: RuleweaveConfig) -> tuple[Path, ...]:
+    """The user-tier files Gemini CLI loads itself: ``~/.gemini/<name>`` for each of ``native_names``
+    (``getGlobalMemoryPaths``).
+
+    Args:
+        config: The configuration (the user's home).
+
+    Returns:
+        The paths, which the hook leaves out of the start context.
+    """
+    return tuple(config.user_home / ".gemini" / name for name in sorted(native_names(config)))
 
 
 def _chunk(payload: Mapping[str, Any]) -> tuple[str, str | None, str | None]:
@@ -220,9 +236,9 @@ HOST = Host(
     events=EVENTS,
     tools=TOOLS,
     native_provider=None,  # GEMINI.md is an instruction file; .gemini/styleguide.md is not read by the CLI
-    native_files=NATIVE_FILES,
-    native_fallback=NATIVE_FALLBACK,
-    native_check=agents_md_native,
+    native_files=NATIVE_FILES,  # the default of native_names
+    native_names=native_names,
+    native_user=native_user,
     context_limit=CONTEXT_LIMIT,
     read_event=read_event,
     encode=encode,

@@ -5,9 +5,14 @@ OpenCode has no hook settings to merge into: it loads every ``*.js`` file of
 entry and no trust prompt. ruleweave's file is ``.opencode/plugins/ruleweave.js``
 in the project root (``project``) or ``$XDG_CONFIG_HOME/opencode/plugins/ruleweave.js``
 (``user``; ``~/.config/opencode``). The whole file is ruleweave's (``plugin.render``):
-installing writes it, or rewrites it when the hook command changed; uninstalling
-deletes it. A file of that name that ruleweave did not write (no ``plugin.MARKER``
-on its first line) is refused, never overwritten.
+installing writes it, or rewrites it when the hook command or the server changed;
+uninstalling deletes it. ``--server URL`` stores a running ``ruleweave mcp --http
+HOST:PORT --host opencode`` in the plugin, as the command is stored: committed with
+the project, reviewed in its diff, and read by the plugin with no configuration
+of OpenCode's (a plugin file gets none) nor environment variable to set on every
+machine; the command stays, as the fallback when the server cannot answer. A
+file of that name that ruleweave did not write (no ``plugin.MARKER`` on its first
+line) is refused, never overwritten.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ if TYPE_CHECKING:
 
     from ruleweave.config import RuleweaveConfig
 
-__all__ = ["COMMAND", "FILE_NAME", "change", "files", "is_ours"]
+__all__ = ["COMMAND", "FILE_NAME", "TAKES_SERVER", "change", "files", "is_ours"]
 
 COMMAND = f"ruleweave hook {HOST.name}"
 """The hook command as installed by default: found on ``PATH``, so a committed plugin works on every
@@ -32,6 +37,9 @@ machine."""
 
 FILE_NAME = "ruleweave.js"
 """The plugin's file name in the plugins folder."""
+
+TAKES_SERVER = True
+"""``change`` takes ``server``: ``ruleweave install opencode --server URL``."""
 
 
 def files(scope: str, config: RuleweaveConfig) -> list[Path]:
@@ -56,7 +64,9 @@ def is_ours(text: str) -> bool:
     return text.startswith(MARKER)
 
 
-def change(path: Path, text: str | None, *, command: str, uninstall: bool) -> tuple[str | None, list[str]]:
+def change(
+    path: Path, text: str | None, *, command: str, uninstall: bool, server: str | None = None
+) -> tuple[str | None, list[str]]:
     """``path``'s new text: the plugin (or nothing, to uninstall), and one line per change.
 
     Args:
@@ -64,6 +74,8 @@ def change(path: Path, text: str | None, *, command: str, uninstall: bool) -> tu
         text: Its text (``None``: it does not exist).
         command: The hook command line (split as a POSIX shell would).
         uninstall: Remove the plugin instead.
+        server: The URL of the ``ruleweave mcp --http HOST:PORT --host opencode`` the plugin asks first
+            (checked by ``ruleweave install``), or ``None``: the command alone.
 
     Returns:
         The new text (``text`` itself when nothing changes; ``None``: no file), and the change lines.
@@ -81,8 +93,9 @@ def change(path: Path, text: str | None, *, command: str, uninstall: bool) -> tu
         raise SettingsError(f"the hook command {command!r} is not a command line ({exc})") from exc
     if not words:
         raise SettingsError("the hook command is empty")
-    wanted = render(words)
+    wanted = render(words, server=server)
     if text == wanted:
         return text, []
     verb = "wrote" if text is None else "rewrote"
-    return wanted, [f"{verb} the ruleweave plugin {path.name}, running {command!r}"]
+    how = f"asking {server} first, else running {command!r}" if server else f"running {command!r}"
+    return wanted, [f"{verb} the ruleweave plugin {path.name}, {how}"]

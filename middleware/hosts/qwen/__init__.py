@@ -59,7 +59,10 @@ from ruleweave.hosts import (
 
 TYPE_CHECKING = False  # not typing's: see above
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
+
+    from ruleweave.config import RuleweaveConfig
 
 __all__ = ["HOST"]
 
@@ -101,6 +104,37 @@ context passes 50,000 characters (2 × ``truncateToolOutputThreshold``)."""
 NATIVE_FILES = frozenset({"QWEN.md", "AGENTS.md"})
 """Instruction files Qwen Code loads itself (``context.fileName``'s default), from cwd up to the project
 root only: never one below cwd, and none just in time."""
+
+
+def native_names(config: RuleweaveConfig) -> frozenset[str]:
+    """The instruction file names Qwen Code loads itself in this project: its ``context.fileName``
+    setting (project settings, else the user's) when it names any, else ``QWEN.md`` and ``AGENTS.md``.
+
+    The setting replaces the default (0.24.4's ``setMemoryFilename``,
+    ``packages/core/src/utils/memory-constants.ts``; an empty list keeps it).
+
+    Args:
+        config: The configuration (project root and the user's home).
+
+    Returns:
+        The names, which the hook leaves out of the walk from the root to the cwd.
+    """
+    from ruleweave.instructions.agent_settings import context_file_setting
+
+    return frozenset(context_file_setting(config, ".qwen")) or NATIVE_FILES
+
+
+def native_user(config: RuleweaveConfig) -> tuple[Path, ...]:
+    """The user-tier files Qwen Code loads itself: ``~/.qwen/<name>`` for each of ``native_names``
+    (``getMemoryFilePathsInternalForEachDir``).
+
+    Args:
+        config: The configuration (the user's home).
+
+    Returns:
+        The paths, which the hook leaves out of the start context.
+    """
+    return tuple(config.user_home / ".qwen" / name for name in sorted(native_names(config)))
 
 DELEGATION_TOOLS = frozenset({"agent"})
 """The tool that starts a subagent: its task goes to SubagentStart (which carries no task itself)."""
@@ -176,9 +210,10 @@ HOST = Host(
     events=EVENTS,
     tools=TOOLS,
     native_provider=None,  # Qwen's own .qwen/rules format is not one ruleweave reads
-    native_files=NATIVE_FILES,
+    native_files=NATIVE_FILES,  # the default of native_names
+    native_names=native_names,
     native_walk_only=True,  # QWEN.md and AGENTS.md from the cwd up only, never below (FACTS, real runs)
-    native_user=lambda config: tuple(config.user_home / ".qwen" / name for name in ("QWEN.md", "AGENTS.md")),
+    native_user=native_user,
     context_limit=CONTEXT_LIMIT,
     read_event=read_event,
     encode=encode,

@@ -157,3 +157,51 @@ def test_a_streamed_rule_on_prose_reaches_the_model(session: tuple[Path, Path, d
     texts = mock.texts(1)
     # The denied reply is dropped from the history (seen with 0.61.0: no model turn stands in for it).
     assert not any("quick hack" in t for t in texts[:-1]) and "NO-HACKS" in texts[-1]
+
+
+def test_context_file_names_reach_gemini_once(session: tuple[Path, Path, dict[str, str]]) -> None:
+    """With ``context.fileName: ["AGENTS.md", "CONTEXT.md"]`` Gemini loads those besides ``GEMINI.md``
+    (``setGeminiMdFilename`` adds to the current names): each file reaches the model once, from Gemini,
+    at start and just in time, and nothing of them from ruleweave."""
+    cli, project, env = session
+    (project / "CONTEXT.md").write_text("ROOT-CONTEXT: named by context.fileName.\n", encoding="utf-8")
+    (project / "lib/CONTEXT.md").write_text("NESTED-CONTEXT: named too.\n", encoding="utf-8")
+    settings_file = project / ".gemini" / "settings.json"
+    settings = json.loads(settings_file.read_text(encoding="utf-8"))
+    settings["context"] = {"fileName": ["AGENTS.md", "CONTEXT.md"]}
+    settings_file.write_text(json.dumps(settings), encoding="utf-8")
+    script = [reply(tool("read_file", file_path=str(project / "lib/b.py"))), reply(text("Done."))]
+    mock, _ = _gemini(cli, project, env, script, "Review lib/b.py")
+    first = mock.texts(0)
+    start = next(t for t in first if "<hook_context>" in t)
+    roots = ("ROOT-AGENTS", "ROOT-CONTEXT", "ROOT-GEMINI")
+    assert "ALWAYS-RULE" in start and not any(m in start for m in roots)
+    assert all(sum(t.count(m) for t in first) == 1 for m in roots)  # Gemini's own <loaded_context>
+    result = mock.tool_results(1)[0]
+    assert all(result.count(m) == 1 for m in ("NESTED-AGENTS", "NESTED-CONTEXT", "NESTED-GEMINI"))
+    assert "<hook_context>" not in result  # ruleweave had nothing left to add there
+
+
+def test_a_subagent_shares_the_parents_session(session: tuple[Path, Path, dict[str, str]]) -> None:
+    """A subagent's tool calls send the parent's ``session_id`` and no agent id (seen with 0.61.0), so
+    ruleweave cannot scope it: no start context for it, no notice the parent already had, and a notice
+    it gets first is spent for the parent (docs/hosts/gemini.md, Subagents)."""
+    cli, project, env = session
+    script = [
+        reply(tool("read_file", file_path="src/a.ts")),  # the parent
+        reply(tool("invoke_agent", agent_name="generalist", prompt="Read src/a.ts and lib/b.py")),
+        reply(tool("read_file", file_path="src/a.ts")),  # the subagent
+        reply(tool("read_file", file_path="lib/b.py")),
+        reply(tool("complete_task", result={"response": "SUB-DONE"})),
+        reply(tool("read_file", file_path="lib/b.py")),  # the parent again
+        reply(text("Done.")),
+    ]
+    mock, _ = _gemini(cli, project, env, script, "Review the code")
+    assert len(mock.loop_requests) == len(script)
+    assert mock.tool_results(1)[0].count("TS-RULE") == 1  # the parent's read
+    sub_start = json.dumps(mock.loop_requests[2])
+    assert "ALWAYS-RULE" not in sub_start and "ROOT-GEMINI" in sub_start  # Gemini's own memory only
+    assert "TS-RULE" not in mock.tool_results(3)[-1]  # the subagent's read of src/a.ts
+    assert "NESTED-AGENTS" in mock.tool_results(4)[-1]  # the subagent's read of lib/b.py
+    assert "SUB-DONE" in mock.tool_results(5)[-1]
+    assert "NESTED-AGENTS" not in json.dumps(mock.loop_requests[6])  # never reaches the parent

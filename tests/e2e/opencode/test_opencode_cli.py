@@ -6,14 +6,22 @@ one ``opencode run`` then reads a ``.ts`` file twice, a file under a nested
 context makes OpenCode compact before its next request), reads the ``.ts`` file
 again and writes code a streamed rule refuses. The assertions read what the model
 saw: the request bodies the mock received. Facts: docs/hosts/opencode.md.
+
+The same session runs twice: the plugin running the hook command per event, and the plugin
+installed with ``--server`` asking a running ``ruleweave mcp --http … --host opencode``,
+OpenCode then started with no ``ruleweave`` on its ``PATH``, so only the server can answer.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -79,9 +87,12 @@ def _project(root: Path) -> Path:
     return root
 
 
-def _env(home: Path, state: Path) -> dict[str, str]:
+def _env(home: Path, state: Path, *, ruleweave: bool = True) -> dict[str, str]:
+    path = os.environ.get("PATH", "/usr/bin:/bin")
+    if not ruleweave:  # the command cannot run: only a server can answer the plugin
+        path = os.pathsep.join(p for p in path.split(os.pathsep) if not (Path(p) / "ruleweave").exists())
     return {
-        "PATH": os.pathsep.join([str(RULEWEAVE.parent), os.environ.get("PATH", "/usr/bin:/bin")]),
+        "PATH": os.pathsep.join([str(RULEWEAVE.parent), path]) if ruleweave else path,
         "HOME": str(home),
         "XDG_CONFIG_HOME": str(home / ".config"),
         "XDG_DATA_HOME": str(home / ".local/share"),
@@ -115,14 +126,51 @@ def _system(body: dict[str, Any]) -> str:
     return "\n".join(str(m.get("content")) for m in body.get("messages", []) if m.get("role") == "system")
 
 
-def test_opencode_session_gets_each_notice_once_and_the_refusal(tmp_path: Path) -> None:
+@contextmanager
+def _server(root: Path, env: dict[str, str]) -> Iterator[str]:
+    """``ruleweave mcp --http 127.0.0.1:PORT --host opencode`` running in ``root``; its URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    process = subprocess.Popen([str(RULEWEAVE), "mcp", "--http", f"127.0.0.1:{port}", "--host", "opencode"],
+                               cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("via", ["command", "server"])
+def test_opencode_session_gets_each_notice_once_and_the_refusal(tmp_path: Path, via: str) -> None:
     """Notices ride on tool results once (again after a compaction), what OpenCode reads itself is not
-    repeated, the start context is in the system prompt, and a streamed rule refuses the write."""
+    repeated, the start context is in the system prompt, and a streamed rule refuses the write; through
+    the hook command, or through a running server alone."""
     opencode = agent_cli("opencode")
     root = _project(tmp_path / "project")
     home, state = tmp_path / "home", tmp_path / "state"
     home.mkdir()
-    done = subprocess.run([str(RULEWEAVE), "install", "opencode"], cwd=root, env=_env(home, state),
+    with _server(root, _env(home, state)) if via == "server" else _no_server() as url:
+        _session(opencode, root, home, state, url)
+
+
+@contextmanager
+def _no_server() -> Iterator[None]:
+    yield None
+
+
+def _session(opencode: Path, root: Path, home: Path, state: Path, url: str | None) -> None:
+    """Install the plugin (asking ``url`` when given), run the scripted session, check what the model saw."""
+    server = ["--server", url] if url else []
+    done = subprocess.run([str(RULEWEAVE), "install", "opencode", *server], cwd=root, env=_env(home, state),
                           capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
     assert done.returncode == 0, done.stderr
     assert (root / ".opencode/plugins/ruleweave.js").read_text(encoding="utf-8").startswith("// ruleweave")
@@ -134,8 +182,8 @@ def test_opencode_session_gets_each_notice_once_and_the_refusal(tmp_path: Path) 
     with MockChat(script) as mock:
         (root / "opencode.json").write_text(json.dumps(_config(mock.url)), encoding="utf-8")
         run = subprocess.run([str(opencode), "run", "--format", "json", "Review the code."], cwd=root,
-                             env=_env(home, state), capture_output=True, text=True, timeout=CLI_TIMEOUT,
-                             check=False)
+                             env=_env(home, state, ruleweave=url is None), capture_output=True, text=True,
+                             timeout=CLI_TIMEOUT, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
     assert len(mock.loop_requests) == len(script), [r["path"] for r in mock.requests]
     assert any("<conversation>" in json.dumps(body) for body in mock.side_requests), "no compaction"

@@ -6,13 +6,11 @@ what each answer does there is in docs/hosts/gemini.md.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from ruleweave._kernel.paths import call_paths, default_paths
-from ruleweave.config import RuleweaveConfig
 from ruleweave.hosts import (
     AFTER_TOOL,
     BEFORE_TOOL,
@@ -29,8 +27,7 @@ from ruleweave.hosts import (
     USER_PROMPT,
     host,
 )
-from ruleweave.hosts._core.native import hook_config
-from ruleweave.hosts.gemini import HOST, agents_md_native, encode, read_event
+from ruleweave.hosts.gemini import HOST, encode, read_event
 from ruleweave.hosts.gemini.paths import extractor_for
 from tests.hosts.gemini import payloads
 
@@ -145,17 +142,3 @@ def test_the_paths_each_tool_touches(tool: str, args: dict[str, object], expecte
     assert tool in HOST.tools
     extractor = extractor_for(tool) or default_paths
     assert call_paths(tool, args, "/p", extractor) == expected
-
-
-def test_gemini_md_is_left_out_and_agents_md_only_where_gemini_reads_it(tmp_path: Path) -> None:
-    """The hook leaves out ``GEMINI.md`` (Gemini loads it itself), and ``AGENTS.md`` only when Gemini's
-    ``context.fileName`` names it."""
-    (tmp_path / ".git").mkdir()
-    config = RuleweaveConfig(cwd=tmp_path)
-    names = hook_config(config, HOST).instruction_files
-    assert "GEMINI.md" not in names and "AGENTS.md" in names and not agents_md_native(config)
-    (tmp_path / ".gemini").mkdir()
-    settings = {"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}
-    (tmp_path / ".gemini" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-    assert agents_md_native(config)
-    assert "AGENTS.md" not in hook_config(config, HOST).instruction_files

@@ -69,3 +69,35 @@ def test_the_cli_installs_into_the_project(tmp_path: Path, isolated_home: Path) 
     again = run()
     assert again.returncode == 0 and "nothing changed" in again.stdout
     assert run("--uninstall").returncode == 0 and not plugin.exists() and other.exists()
+
+
+def test_the_cli_stores_a_server_in_the_plugin(tmp_path: Path, isolated_home: Path) -> None:
+    """``--server URL`` is written into the plugin beside the command (the path ``/mcp`` by default); an
+    install without it takes it out again. A URL the plugin could not use is refused before anything is
+    written, and so is ``--server`` for an agent whose hooks cannot ask a server."""
+    (tmp_path / ".git").mkdir()
+    env = {**os.environ, "RULEWEAVE_STATE_DIR": str(tmp_path / "state")}
+
+    def run(agent: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([RULEWEAVE, "install", agent, *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    plugin = tmp_path / ".opencode" / "plugins" / "ruleweave.js"
+    done = run("opencode", "--server", "http://127.0.0.1:8765")
+    assert done.returncode == 0, done.stderr
+    assert "asking http://127.0.0.1:8765/mcp first, else running 'ruleweave hook opencode'" in done.stdout
+    text = plugin.read_text(encoding="utf-8")
+    assert 'const SERVER = "http://127.0.0.1:8765/mcp"' in text
+    assert 'const COMMAND = ["ruleweave", "hook", "opencode"]' in text
+    assert run("opencode").returncode == 0
+    assert "const SERVER = null" in plugin.read_text(encoding="utf-8")
+    for url, said in (("http://192.168.1.5:8765/mcp", "on this machine only"),
+                      ("https://127.0.0.1:8765/mcp", "expected http://HOST:PORT/mcp"),
+                      ("http://127.0.0.1/mcp", "expected http://HOST:PORT/mcp"),
+                      ("http://127.0.0.1:99999/mcp", "expected http://HOST:PORT/mcp")):
+        refused = run("opencode", "--server", url)
+        assert refused.returncode == 2 and said in refused.stderr, (url, refused.stderr)
+    assert "const SERVER = null" in plugin.read_text(encoding="utf-8")
+    other = run("codex", "--server", "http://127.0.0.1:8765/mcp")
+    assert other.returncode == 2 and "only OpenCode's plugin does" in other.stderr
+    assert not (tmp_path / ".codex").exists()

@@ -5,14 +5,11 @@ the event it got and answers from a table."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from ruleweave.hosts.opencode.plugin import render
 
@@ -54,14 +51,6 @@ const sys2 = { system: ["base"] }
 await hooks["experimental.chat.system.transform"]({ sessionID: "s1" }, sys2)
 console.log(JSON.stringify({ sys1: sys1.system, after: after.output, denied, sys2: sys2.system, notes }))
 """
-
-
-@pytest.fixture
-def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        pytest.skip("node is not installed, so the plugin cannot be run outside OpenCode")
-    return found
 
 
 Events = list[dict[str, Any]]

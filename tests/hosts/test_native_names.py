@@ -1,0 +1,160 @@
+"""Where an agent's own settings name the instruction files it loads (``Host.native_names``), its hooks
+leave exactly those out: Gemini CLI's ``context.fileName`` adds to ``GEMINI.md``, Qwen Code's replaces
+``QWEN.md`` and ``AGENTS.md``.
+
+Gemini CLI 0.61.0: ``setGeminiMdFilename`` (bundle ``chunk-JDPZ4CE3.js``, from
+``packages/core/src/tools/memoryTool.ts``) puts the current names (``GEMINI.md`` at start) after the
+setting's, and a real run with ``["AGENTS.md", "CONTEXT.md"]`` loaded the root's ``GEMINI.md``,
+``AGENTS.md`` and ``CONTEXT.md``, ``~/.gemini/GEMINI.md`` and ``~/.gemini/CONTEXT.md`` at start, and
+``sub/GEMINI.md`` and ``sub/CONTEXT.md`` just in time with a file read below them (docs/hosts/gemini.md).
+Qwen Code 0.24.4: ``setMemoryFilename`` (``chunks/chunk-NNN2PKPV.js``, from
+``packages/core/src/utils/memory-constants.ts``) replaces its default ``["QWEN.md", "AGENTS.md"]`` with a
+non-empty setting, read in ``~/.qwen/`` and on the walk up from the cwd (``chunks/chunk-DPEB6S2R.js``,
+``getMemoryFilePathsInternalForEachDir``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ruleweave import RuleSet, RuleweaveConfig
+from ruleweave.hosts import host
+from ruleweave.hosts._core import snapshot
+from ruleweave.hosts._core.native import hook_config
+from ruleweave.hosts._options import HookOptions
+from tests.conftest import WriteTree
+from tests.hosts.gemini import payloads
+from tests.hosts.running import hook
+
+PROJECT = {
+    ".git/HEAD": "",
+    "GEMINI.md": "ROOT-GEMINI\n",
+    "AGENTS.md": "ROOT-AGENTS\n",
+    "CONTEXT.md": "ROOT-CONTEXT\n",
+    "QWEN.md": "ROOT-QWEN\n",
+    "CLAUDE.md": "ROOT-CLAUDE\n",
+    "sub/GEMINI.md": "SUB-GEMINI\n",
+    "sub/CONTEXT.md": "SUB-CONTEXT\n",
+    "sub/CLAUDE.md": "SUB-CLAUDE\n",
+    "sub/x.txt": "x\n",
+}
+USER = {
+    ".gemini/GEMINI.md": "USER-GEMINI\n",
+    ".gemini/CONTEXT.md": "USER-CONTEXT-GEMINI\n",
+    ".qwen/QWEN.md": "USER-QWEN\n",
+    ".qwen/CONTEXT.md": "USER-CONTEXT-QWEN\n",
+}
+MARKERS = ("ROOT-GEMINI", "ROOT-AGENTS", "ROOT-CONTEXT", "ROOT-QWEN", "ROOT-CLAUDE", "USER-GEMINI",
+           "USER-CONTEXT-GEMINI", "USER-QWEN", "USER-CONTEXT-QWEN")
+
+
+def _write(base: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (base / rel).parent.mkdir(parents=True, exist_ok=True)
+        (base / rel).write_text(text, encoding="utf-8")
+
+
+def _settings(base: Path, folder: str, value: object) -> None:
+    (base / folder).mkdir(parents=True, exist_ok=True)
+    settings = {"context": {"fileName": value}}
+    (base / folder / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+
+
+def _delivered(agent: str, root: Path, home: Path) -> tuple[set[str], str]:
+    """The markers of the start context ``agent``'s hooks give, and the notice of a file read in ``sub/``."""
+    rules = RuleSet.load(hook_config(RuleweaveConfig(cwd=root, home=home), host(agent)))
+    text = rules.prompt_parts().text
+    notice = rules.session("s1").after_tool_call("read_file", {"file_path": str(root / "sub/x.txt")})
+    return {marker for marker in MARKERS if marker in text}, notice.text if notice is not None else ""
+
+
+@pytest.fixture
+def tree(write_tree: WriteTree, tmp_path: Path) -> tuple[Path, Path]:
+    """The project and the user's home."""
+    root = write_tree(PROJECT)
+    home = tmp_path / "home"
+    _write(home, USER)
+    return root, home
+
+
+def test_gemini_context_file_names_are_left_out_besides_gemini_md(tree: tuple[Path, Path]) -> None:
+    """``context.fileName: ["AGENTS.md", "CONTEXT.md"]``: Gemini loads those and ``GEMINI.md`` (root,
+    ``~/.gemini/``, just in time below the root), so none of them comes from the hooks; what Gemini does
+    not load (``CLAUDE.md``, Qwen's files) still does."""
+    root, home = tree
+    _settings(root, ".gemini", ["AGENTS.md", "CONTEXT.md"])
+    start, notice = _delivered("gemini", root, home)
+    assert start == {"ROOT-QWEN", "ROOT-CLAUDE", "USER-QWEN"}
+    assert "SUB-CLAUDE" in notice and "SUB-CONTEXT" not in notice and "SUB-GEMINI" not in notice
+
+
+def test_gemini_without_the_setting_loads_gemini_md_alone(tree: tuple[Path, Path]) -> None:
+    """No ``context.fileName``: only ``GEMINI.md`` (root, nested, ``~/.gemini/GEMINI.md``) is Gemini's own;
+    ``AGENTS.md`` comes from the hooks (a real run: a root ``AGENTS.md`` reached no request)."""
+    root, home = tree
+    start, notice = _delivered("gemini", root, home)
+    assert "ROOT-AGENTS" in start and "ROOT-GEMINI" not in start and "USER-GEMINI" not in start
+    assert "USER-CONTEXT-GEMINI" not in start  # not a name Gemini reads: ruleweave does not look for it
+    assert "SUB-CONTEXT" in notice and "SUB-GEMINI" not in notice
+
+
+def test_gemini_reads_a_string_setting_from_the_users_settings(tree: tuple[Path, Path]) -> None:
+    """The setting may be one string, and the user's settings count where the project's do not set it."""
+    root, home = tree
+    _settings(home, ".gemini", "CONTEXT.md")
+    start, notice = _delivered("gemini", root, home)
+    assert not start & {"ROOT-GEMINI", "ROOT-CONTEXT", "USER-GEMINI", "USER-CONTEXT-GEMINI"}
+    assert "ROOT-AGENTS" in start and "SUB-CONTEXT" not in notice
+    _settings(root, ".gemini", ["AGENTS.md"])  # the project's setting overrides the user's
+    start, notice = _delivered("gemini", root, home)
+    assert "ROOT-AGENTS" not in start and "ROOT-CONTEXT" in start and "USER-CONTEXT-GEMINI" not in start
+
+
+def test_qwen_context_file_names_replace_its_defaults(tree: tuple[Path, Path]) -> None:
+    """``context.fileName: ["CONTEXT.md"]`` in ``.qwen/settings.json``: Qwen loads ``CONTEXT.md`` (root
+    and ``~/.qwen/``) instead of ``QWEN.md`` and ``AGENTS.md``, so the hooks deliver those two and leave
+    ``CONTEXT.md`` out of the start; a ``CONTEXT.md`` below the cwd, which Qwen never loads, still comes."""
+    root, home = tree
+    start, _ = _delivered("qwen", root, home)
+    assert "ROOT-QWEN" not in start and "ROOT-AGENTS" not in start and "USER-QWEN" not in start
+    _settings(root, ".qwen", ["CONTEXT.md"])
+    start, notice = _delivered("qwen", root, home)
+    assert {"ROOT-QWEN", "ROOT-AGENTS", "USER-QWEN"} <= start
+    assert not start & {"ROOT-CONTEXT", "USER-CONTEXT-QWEN"}
+    assert "SUB-CONTEXT" in notice
+
+
+def _backdate(root: Path) -> None:
+    """A minute back: the hook writes no snapshot while its files change."""
+    past = time.time() - 60
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, (past, past), follow_symlinks=False)
+
+
+def test_an_edit_of_the_setting_rebuilds_the_snapshot(
+    tree: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The settings file is a dependency of the hook's snapshot: once the setting no longer names
+    ``CONTEXT.md``, the warm path misses and the nested ``CONTEXT.md`` comes with a file below it."""
+    root, _ = tree
+    _settings(root, ".gemini", ["CONTEXT.md"])
+    _backdate(root)
+    state = tmp_path / "state"
+    read: dict[str, Any] = {"file_path": str(root / "sub/x.txt")}
+    warm = hook("gemini", payloads.after_tool(root, "read_file", read, session="warm-up"), state)
+    assert warm.returncode == 0 and b"SUB-CLAUDE" in warm.stdout and b"SUB-CONTEXT" not in warm.stdout
+    monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state))
+    assert snapshot.answer(host("gemini"), payloads.after_tool(root, "read_file", {"file_path": "x.md"}),
+                           HookOptions()) is None  # the snapshot answers
+    _settings(root, ".gemini", ["AGENTS.md"])
+    _backdate(root)
+    payload = payloads.after_tool(root, "read_file", read, session="s2")
+    assert snapshot.answer(host("gemini"), payload, HookOptions()) is snapshot.MISS
+    again = hook("gemini", payload, state)
+    assert b"SUB-CONTEXT" in again.stdout
