@@ -66,6 +66,21 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
+def utf8_len(text: str) -> int:
+    """``text``'s length in UTF-8 bytes: how Codex measures hook context (bytes / 4 as tokens)."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+UNITS = {"utf16": utf16_len, "utf8": utf8_len}
+"""How an agent measures the context one hook answer adds (``Host.context_unit``) → the length function."""
+
+
+def head_within(text: str, room: int, unit: str = "utf16") -> str:
+    """The longest prefix of ``text`` of at most ``room`` units, never splitting a character."""
+    codec, width = ("utf-8", 1) if unit == "utf8" else ("utf-16-le", 2)
+    return text.encode(codec, "surrogatepass")[: width * max(room, 0)].decode(codec, "ignore")
+
+
 def queue_id(session_id: str, agent_id: str | None) -> str:
     """The store session holding the queue of the main agent (the session itself) or of a subagent."""
     return session_id if agent_id is None else f"{session_id}@agent:{agent_id}"

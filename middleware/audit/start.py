@@ -82,7 +82,7 @@ def _layouts(config: RuleweaveConfig, name: str) -> tuple[Layout, ...]:
     out: list[Layout] = []
     for body in (text, f"{COMPACTED_HEADER}\n\n{text}"):
         for limit in (agent.context_limit, None):
-            pieces = prompt_piece(ruleset, body, limit)
+            pieces = prompt_piece(ruleset, body, limit, agent.context_unit)
             out.append(tuple((_size(p.text), _names(p.text)) for p in pieces))
     return tuple(out)
 

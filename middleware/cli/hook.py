@@ -46,9 +46,10 @@ def _described(agent: Host) -> str:
         f", and {', '.join(sorted(agent.native_fallback))} in a project without those files"
         if agent.native_fallback else ""
     )
+    unit = "bytes" if agent.context_unit == "utf8" else "characters"
     text = (
         f"{agent.name}: {agent.title} hooks {', '.join(agent.events)}; at most "
-        f"{agent.context_limit:,} characters per answer; it reads {', '.join(native)}{fallback} itself "
+        f"{agent.context_limit:,} {unit} per answer; it reads {', '.join(native)}{fallback} itself "
         "(left out unless --include-native)"
     )
     return textwrap.fill(text, width=78, initial_indent="  ", subsequent_indent="    ")

@@ -345,14 +345,16 @@ class Host:
             its cwd, never below (Codex, Qwen Code): nested ones still come as notices.
         native_user: ``config`` → the user-tier instruction files the agent reads itself (its own
             ``~/.claude/CLAUDE.md``, ``$CODEX_HOME/AGENTS.md``); ``None``: none.
+        context_unit: How the agent counts ``context_limit``: ``utf16`` (JavaScript string length:
+            Claude Code and the Node agents) or ``utf8`` (bytes: Codex counts bytes / 4 as tokens).
         native_names: ``config`` → the instruction file names the agent loads itself in that project,
             where its own settings say which (Gemini CLI's and Qwen Code's ``context.fileName``): used
             instead of ``native_files`` (and ``native_fallback``); ``None``: ``native_files``.
     """
 
     __slots__ = (
-        "answer_cold", "answer_warm", "context_limit", "delegation_tools", "encode", "events", "extractors",
-        "installer", "name", "native_check", "native_fallback", "native_files", "native_names",
+        "answer_cold", "answer_warm", "context_limit", "context_unit", "delegation_tools", "encode", "events",
+        "extractors", "installer", "name", "native_check", "native_fallback", "native_files", "native_names",
         "native_provider", "native_user", "native_walk_only", "notice_before", "read_event",
         "read_rule_templates", "scopes", "title", "tools",
     )
@@ -382,6 +384,7 @@ class Host:
         native_walk_only: bool = False,
         native_user: Callable[[RuleweaveConfig], Sequence[Path]] | None = None,
         native_names: Callable[[RuleweaveConfig], frozenset[str]] | None = None,
+        context_unit: str = "utf16",
     ) -> None:
         self.name = name
         self.title = title
@@ -404,6 +407,7 @@ class Host:
         self.native_check = native_check
         self.native_walk_only = native_walk_only
         self.native_user = native_user
+        self.context_unit = context_unit
         self.native_names = native_names
 
     def __repr__(self) -> str:

@@ -40,7 +40,16 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from ruleweave._kernel.delivery import SEPARATOR, entry, item, queue_id, read_item, set_mark, utf16_len
+from ruleweave._kernel.delivery import (
+    SEPARATOR,
+    UNITS,
+    entry,
+    head_within,
+    item,
+    queue_id,
+    read_item,
+    set_mark,
+)
 from ruleweave.hosts import (
     PRE_COMPACT,
     SESSION_CLEAR,
@@ -118,7 +127,7 @@ def notice_pieces(injection: Injection | None) -> list[Piece]:
 
 
 def pieces_for(
-    event: HookEvent, session: RuleSession, content: Content, limit: int = CONTEXT_LIMIT
+    event: HookEvent, session: RuleSession, content: Content, limit: int = CONTEXT_LIMIT, unit: str = "utf16"
 ) -> tuple[list[Piece], list[Piece]]:
     """What an event adds, as pieces: its own context for the turn, and its notices.
 
@@ -127,7 +136,8 @@ def pieces_for(
         session: Its session.
         content: The start context (a session event) or steering (a user prompt) as text, a
             notice (``Injection``), or pieces.
-        limit: The most UTF-16 code units of one answer (the start context is split to fit).
+        limit: The most units of one answer (the start context is split to fit).
+        unit: How the agent counts them (``Host.context_unit``).
 
     Returns:
         ``(turn, notices)``.
@@ -136,22 +146,25 @@ def pieces_for(
         if not content:
             return [], []
         if event.kind in _STARTS:
-            return prompt_piece(session.ruleset, content, limit), []
+            return prompt_piece(session.ruleset, content, limit, unit), []
         return [Piece("steering" if event.kind == USER_PROMPT else "context", "", "", content)], []
     if content is None or isinstance(content, list):
         return [], list(content or ())
     return [], notice_pieces(content)
 
 
-def prompt_piece(ruleset: SessionRules, text: str, limit: int | None = CONTEXT_LIMIT) -> list[Piece]:
+def prompt_piece(
+    ruleset: SessionRules, text: str, limit: int | None = CONTEXT_LIMIT, unit: str = "utf16"
+) -> list[Piece]:
     """The start context as pieces, each within ``limit`` (``split_start``); the first one carries the
     files and rules the prompt budget cut.
 
     Args:
         ruleset: The rule set whose prompt contribution ``text`` is.
         text: The start context.
-        limit: The most UTF-16 code units of one piece; ``None``: one piece, however long
+        limit: The most units of one piece; ``None``: one piece, however long
             (a system prompt has no such limit).
+        unit: How the agent counts them (``utf16`` or ``utf8``).
 
     Returns:
         The pieces, in order (none for an empty text).
@@ -165,7 +178,7 @@ def prompt_piece(ruleset: SessionRules, text: str, limit: int | None = CONTEXT_L
         for block in report.blocks
         for cut in block.cut
     )
-    parts = [text] if limit is None else split_start(text, limit)
+    parts = [text] if limit is None else split_start(text, limit, unit)
     if len(parts) == 1:
         return [Piece("prompt", "start context", "", text, cut=sum(c[3] for c in cuts), cuts=cuts)]
     return [
@@ -183,7 +196,7 @@ _WITHIN_CHARS = 160
 """The most characters of the header line of the file or rule a ``CONTINUED`` line names."""
 
 
-def split_start(text: str, limit: int = CONTEXT_LIMIT) -> list[str]:
+def split_start(text: str, limit: int = CONTEXT_LIMIT, unit: str = "utf16") -> list[str]:
     """The start context in parts of at most ``limit`` UTF-16 code units each, nothing left out.
 
     Parts end between paragraphs where they can (blocks and instruction files are
@@ -194,16 +207,17 @@ def split_start(text: str, limit: int = CONTEXT_LIMIT) -> list[str]:
 
     Args:
         text: The start context.
-        limit: The most UTF-16 code units of one part, its ``CONTINUED`` line included.
+        limit: The most units of one part, its ``CONTINUED`` line included.
+        unit: ``utf16`` (UTF-16 code units) or ``utf8`` (bytes).
 
     Returns:
         ``[text]`` when it fits, else its parts in order.
     """
-    if utf16_len(text) <= limit:
+    if UNITS[unit](text) <= limit:
         return [text]
     width = 1
     while True:  # the line numbers the parts: pack again while their count needs more digits
-        packed = _Packer(limit, width).pack(text)
+        packed = _Packer(limit, width, unit).pack(text)
         if len(str(len(packed))) <= width:
             return [f"{_head(n, len(packed), within)}\n{body}" for n, (within, body) in enumerate(packed, 1)]
         width = len(str(len(packed)))
@@ -224,8 +238,9 @@ def _within(block: str, section: str) -> str:
 class _Packer:
     """Fills parts greedily: whole paragraphs, else lines, else pieces of a line."""
 
-    def __init__(self, limit: int, width: int) -> None:
-        self.limit, self.width = limit, width
+    def __init__(self, limit: int, width: int, unit: str = "utf16") -> None:
+        self.limit, self.width, self.unit = limit, width, unit
+        self.length = UNITS[unit]
         self.parts: list[tuple[str, str]] = []  # (what it continues, body)
         self.body: list[str] = []
         self.block = self.section = ""  # where the text packed so far ends
@@ -235,7 +250,7 @@ class _Packer:
 
     def _room(self, within: str) -> int:
         digits = "9" * self.width
-        return max(self.limit - utf16_len(_head(digits, digits, within)) - 1, 2)
+        return max(self.limit - self.length(_head(digits, digits, within)) - 1, 2)
 
     def pack(self, text: str) -> list[tuple[str, str]]:
         for paragraph in text.split(SEPARATOR):
@@ -252,12 +267,12 @@ class _Packer:
         return self.parts
 
     def _fits(self, joiner: str, text: str) -> bool:
-        return self.used + utf16_len(text) + (len(joiner) if self.body else 0) <= self.room
+        return self.used + self.length(text) + (len(joiner) if self.body else 0) <= self.room
 
     def _place(self, joiner: str, text: str) -> bool:
         """Add ``text`` to this part, or to a new one when it fits a whole part; whether it went in."""
         if not self._fits(joiner, text):
-            if not self.body or utf16_len(text) > self._room(_within(self.block, self.section)):
+            if not self.body or self.length(text) > self._room(_within(self.block, self.section)):
                 return False
             self._close()
         self._add(joiner, text)
@@ -267,8 +282,7 @@ class _Packer:
         """A line longer than a part: as much as fits in each part, never between a surrogate pair."""
         while line:
             free = self.room - self.used - (len(joiner) if self.body else 0)
-            units = line.encode("utf-16-le", "surrogatepass")[: 2 * max(free, 0)]
-            head = units.decode("utf-16-le", "ignore")
+            head = head_within(line, free, self.unit)
             if not head and not self.body:
                 head = line[0]  # a part too small for one character: never loop
             if head:
@@ -282,7 +296,7 @@ class _Packer:
             self.body.append(joiner)
             self.used += len(joiner)
         self.body.append(text)
-        self.used += utf16_len(text)
+        self.used += self.length(text)
 
     def _close(self) -> None:
         self.parts.append((self.within, "".join(self.body)))
@@ -315,6 +329,7 @@ def plan(
     agent: str = "Claude Code",
     hold: bool = False,
     address: Callable[[str], str] | None = None,
+    unit: str = "utf16",
 ) -> Plan:
     """Pack one answer (see the module docstring); pure: the caller takes and writes the queue.
 
@@ -330,11 +345,13 @@ def plan(
             next one must carry, e.g. the start context before a compaction).
         address: A rule's name → where the model reads it whole (the host's templates), for the marker
             of a rule cut to the limit; default ``rule://<name>``.
+        unit: How the agent counts ``limit`` (``utf16`` or ``utf8``).
 
     Returns:
         The ``Plan``.
     """
     where = (now, event.name, event.call_id, event.agent_id)
+    length = UNITS[unit]
 
     def note(action: str, piece: Piece, text: str, cut: int = 0) -> str:
         return entry(action, piece.kind, piece.name, piece.path, where, size=_size(text), cut=cut)
@@ -361,10 +378,10 @@ def plan(
     used, cut_any = 0, False
     for index, (piece, raw) in enumerate(ordered):
         text, extra = piece.text, 0
-        if not hold and utf16_len(text) > limit:  # alone over the limit: the one cut this module makes
-            text = fit_context(text, where=_where(piece, address), limit=limit, agent=agent)[0]
+        if not hold and length(text) > limit:  # alone over the limit: the one cut this module makes
+            text = fit_context(text, where=_where(piece, address), limit=limit, agent=agent, unit=unit)[0]
             extra, cut_any = _size(piece.text) - _size(text), True
-        need = utf16_len(text) + (len(SEPARATOR) if sent else 0)
+        need = length(text) + (len(SEPARATOR) if sent else 0)
         if hold or used + need > limit:  # this one and all after it wait, in order
             for rest, rest_raw in ordered[index:]:
                 if rest_raw is not None:
@@ -393,6 +410,7 @@ class Delivery:
         limit: The most UTF-16 code units of one answer.
         agent: The agent's name, for the marker of a piece cut to the limit.
         address: A rule's name → where the model reads it whole, for that marker.
+        unit: How the agent counts ``limit`` (``Host.context_unit``).
         clock: Wall-clock time source.
     """
 
@@ -404,6 +422,7 @@ class Delivery:
         limit: int = CONTEXT_LIMIT,
         agent: str = "Claude Code",
         address: Callable[[str], str] | None = None,
+        unit: str = "utf16",
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.on_error = on_error
@@ -411,6 +430,7 @@ class Delivery:
         self.limit = limit
         self.agent = agent
         self.address = address
+        self.unit = unit
         self.clock = clock
 
     def send(
@@ -432,7 +452,7 @@ class Delivery:
             waiting = []
         done = plan(
             event, turn, waiting, notices, now=self.clock(), limit=self.limit, agent=self.agent, hold=hold,
-            address=self.address,
+            address=self.address, unit=self.unit,
         )
         try:
             store.enqueue(queue, done.back, front=True)
@@ -478,7 +498,7 @@ class Delivery:
             waiting = []
         done = plan(
             event, turn, waiting, notices, now=self.clock(), limit=self.limit, agent=self.agent, hold=hold,
-            address=self.address,
+            address=self.address, unit=self.unit,
         )
         try:
             await store.aenqueue(queue, done.back, front=True)

@@ -168,6 +168,7 @@ class HostHooks:
             lambda exc: self._error("delivery", exc),
             marks=queue_marks, limit=host.context_limit, agent=host.title,
             address=lambda name: address(ruleset.config.templates, one_line_escaped(name)),
+            unit=host.context_unit,
         )
 
     def session(self, session_id: str) -> RuleSession:
@@ -416,7 +417,7 @@ class HostHooks:
         in the session's queue (``delivery``); nothing when there is nothing to add."""
         session = self.session(event.session_id)
         limit = self.host.context_limit
-        turn, notices = pieces_for(event, session, content, limit)
+        turn, notices = pieces_for(event, session, content, limit, self.host.context_unit)
         if self._held(event):
             self.delivery.send(session, event, turn, notices, hold=True)
             return None
@@ -425,7 +426,7 @@ class HostHooks:
     async def _acontext(self, event: HookEvent, content: Content) -> Answer:
         """Async twin of ``_context``."""
         session = self.session(event.session_id)
-        turn, notices = pieces_for(event, session, content, self.host.context_limit)
+        turn, notices = pieces_for(event, session, content, self.host.context_limit, self.host.context_unit)
         if self._held(event):
             await self.delivery.asend(session, event, turn, notices, hold=True)
             return None
@@ -475,7 +476,7 @@ class HostHooks:
         """Before a compaction the agent takes no context: the start context waits in the queue for the
         next answer (it arrives after the summary), and the session counts as given it."""
         turn, _ = pieces_for(event, session, _started(SESSION_COMPACT, session.system_prompt()),
-                             self.host.context_limit)
+                             self.host.context_limit, self.host.context_unit)
         try:
             session.store.claim(session.session_id, _start_key(session))
         except Exception as exc:  # fail open: a resume may then repeat the start context
@@ -485,7 +486,7 @@ class HostHooks:
     async def _ahold(self, event: HookEvent, session: RuleSession) -> None:
         """Async twin of ``_hold``."""
         turn, _ = pieces_for(event, session, _started(SESSION_COMPACT, session.system_prompt()),
-                             self.host.context_limit)
+                             self.host.context_limit, self.host.context_unit)
         try:
             await session.store.aclaim(session.session_id, _start_key(session))
         except Exception as exc:

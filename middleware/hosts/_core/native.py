@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ruleweave.hosts import Host
 
 _CUT_MARKER = (
-    "\n[ruleweave: {dropped} bytes left out to stay under {agent}'s {limit:,}-character hook limit{where}]"
+    "\n[ruleweave: {dropped} bytes left out to stay under {agent}'s {limit:,}-{what} hook limit{where}]"
 )
 
 
@@ -82,29 +82,34 @@ def hook_config(
     return config.replace(**update) if update else config
 
 
-def fit_context(text: str, *, limit: int, agent: str, where: str | None = None) -> tuple[str, bool]:
-    """``text`` cut on a line boundary to stay within ``limit`` UTF-16 code units (as JavaScript counts).
+def fit_context(
+    text: str, *, limit: int, agent: str, where: str | None = None, unit: str = "utf16"
+) -> tuple[str, bool]:
+    """``text`` cut on a line boundary to stay within ``limit`` units (UTF-16 code units, as JavaScript
+    counts, or UTF-8 bytes).
 
     Args:
         text: The context.
-        limit: The most UTF-16 code units.
+        limit: The most units.
         agent: The agent's name, for the marker.
         where: Where the whole text is (``rule://name``, a path), for the marker.
+        unit: ``utf16`` or ``utf8`` (``Host.context_unit``).
 
     Returns:
         The text, ending with a marker saying how many bytes were left out and where the whole
         text is when it was cut, and whether it was cut.
     """
-    from ruleweave._kernel.delivery import utf16_len
+    from ruleweave._kernel.delivery import UNITS, head_within
 
-    if utf16_len(text) <= limit:
+    length = UNITS[unit]
+    if length(text) <= limit:
         return text, False
     size = len(text.encode("utf-8", "surrogatepass"))
     tail = "" if where is None else f"; whole text at {where}"
-    marker = _CUT_MARKER.format(dropped=size, agent=agent, limit=limit, where=tail)  # the widest it can be
-    room = limit - utf16_len(marker)
-    head = text.encode("utf-16-le", "surrogatepass")[: 2 * max(room, 0)].decode("utf-16-le", "ignore")
+    what = "byte" if unit == "utf8" else "character"
+    marker = _CUT_MARKER.format(dropped=size, agent=agent, limit=limit, what=what, where=tail)  # the widest
+    head = head_within(text, limit - length(marker), unit)
     newline = head.rfind("\n")
     head = head[:newline] if newline > 0 else head
     dropped = size - len(head.encode("utf-8", "surrogatepass"))
-    return head + _CUT_MARKER.format(dropped=dropped, agent=agent, limit=limit, where=tail), True
+    return head + _CUT_MARKER.format(dropped=dropped, agent=agent, limit=limit, what=what, where=tail), True

@@ -236,7 +236,8 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
         return MISS
     parts = [text for _, _, text in matches]
     limit = agent.context_limit
-    if delivery.utf16_len(delivery.SEPARATOR.join(parts)) > limit:
+    length = delivery.UNITS[agent.context_unit]
+    if length(delivery.SEPARATOR.join(parts)) > limit:
         return MISS  # more than one answer holds: the full path sends what fits and queues the rest
     if event.agent_id is not None:  # a subagent's own ledger (``ledger.agent_scope``)
         scope = ledger.agent_scope(event.agent_id)
@@ -259,7 +260,7 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
         claimed = claim_unless_queued(
             conn, event.session_id, queue, [k for k, _, _ in matches], call_id,
             [r for _, r, _ in matches] if call_id is not None else [], take,
-            _recorder(event, limit, matches, parts, queue, answered),
+            _recorder(event, limit, length, matches, parts, queue, answered),
             ttl=DEFAULT_TTL if db[1] is None else db[1],
         )
         if claimed is None:
@@ -283,8 +284,8 @@ def _extractor_for(agent: Host, tool: str) -> Any:
 
 
 def _recorder(
-    event: HookEvent, limit: int, matches: Sequence[tuple[str, str, str]], parts: Sequence[str], queue: str,
-    answered: list[Any],
+    event: HookEvent, limit: int, length: Callable[[str], int], matches: Sequence[tuple[str, str, str]],
+    parts: Sequence[str], queue: str, answered: list[Any],
 ) -> Callable[[Any, list[bool], str | None], None]:
     """What runs last in the claim's transaction: the answer's text (into ``answered[0]``), its delivery
     record entries, and a kept reminder that does not fit beside the notices queued (``answered[1]``)."""
@@ -304,7 +305,7 @@ def _recorder(
             entries.append(delivery.entry("delivered", kind, name, path, where, size=len(part.encode())))
         if kept and kept not in text:
             size = len(kept.encode())
-            if delivery.utf16_len(text) + len(delivery.SEPARATOR) + delivery.utf16_len(kept) <= limit:
+            if length(text) + len(delivery.SEPARATOR) + length(kept) <= limit:
                 text = f"{text}{delivery.SEPARATOR}{kept}" if text else kept
                 entries.append(delivery.entry("delivered", "reminder", "", "", where, size=size))
             else:  # no room beside the notices: it goes out with the next answer

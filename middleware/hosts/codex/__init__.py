@@ -93,10 +93,11 @@ TOOLS: Mapping[str, tuple[str, ...]] = {
 There is no read, list or search tool: the model reads with the shell (``cat``, ``sed -n``, ``rg``).
 ``view_image`` (``path``) and MCP tools (``mcp__<server>__<tool>``) are read by the default extractor."""
 
-CONTEXT_LIMIT = 9_000
-"""Characters of one answer's context. Codex keeps ``additionalContext`` whole up to 2,500
-approximate tokens, counted as UTF-8 bytes / 4 (``hooks/src/output_spill.rs``), i.e. 10,000 bytes;
-the margin leaves room for text that is not ASCII."""
+CONTEXT_LIMIT = 9_600
+"""UTF-8 bytes of one answer's context (``context_unit="utf8"``). Codex keeps ``additionalContext``
+whole up to 2,500 approximate tokens, counted as UTF-8 bytes / 4 (``hooks/src/output_spill.rs``), i.e.
+10,000 bytes; above that the model gets a preview and a file path (real run: a 12.9 KB context arrived as
+10,106 bytes). Counted in bytes, text in any script stays whole; the margin is for the JSON escaping."""
 
 NATIVE_FILES = frozenset({"AGENTS.override.md", "AGENTS.md"})
 """Instruction files Codex loads itself: ``AGENTS.override.md``, else ``AGENTS.md``, in each directory
@@ -172,6 +173,7 @@ HOST = Host(
     native_walk_only=True,  # root→cwd only: a nested AGENTS.md below the cwd is never loaded (FACTS, run 2)
     native_user=lambda config: (config.codex_dir / "AGENTS.override.md", config.codex_dir / "AGENTS.md"),
     context_limit=CONTEXT_LIMIT,
+    context_unit="utf8",
     read_event=read_event,
     encode=encode,
     extractors="ruleweave.hosts.codex.paths",

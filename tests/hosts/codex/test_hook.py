@@ -96,3 +96,31 @@ def test_events_it_does_not_answer_print_nothing(project: Path, tmp_path: Path) 
     """PreCompact (no context possible) and an unknown event exit 0 with no output."""
     assert run(event(project, "PreCompact", trigger="auto"), tmp_path / "state") is None
     assert run(event(project, "Interrupt"), tmp_path / "state") is None
+
+
+def test_answers_stay_under_codexs_byte_limit_in_any_script(write_tree: WriteTree, tmp_path: Path) -> None:
+    """Codex keeps hook context whole up to 2,500 tokens counted as UTF-8 bytes / 4, i.e. 10,000 bytes
+    (``hooks/src/output_spill.rs``; a real 0.171.0 run: a 12.9 KB context arrived cut to a preview and a
+    file path). Rules in Japanese (3 bytes a character) go out whole, one per answer, under that; a rule
+    alone over it is cut; the start context splits into parts under it."""
+    rule = "型ヒントを必ず書くこと。" * 200  # 2,400 characters, 7,200 bytes
+    root = write_tree({
+        ".git/HEAD": "",
+        ".cursor/rules/a.mdc": f"---\nglobs: '**/*.py'\n---\n{rule}\n",
+        ".cursor/rules/b.mdc": f"---\nglobs: '**/*.py'\n---\n{rule}\n",
+        ".cursor/rules/big.mdc": f"---\nglobs: 'big/**'\n---\n{rule * 3}\n",
+        ".cursor/rules/always.mdc": f"---\nalwaysApply: true\n---\n{rule * 3}\n",
+        "a.py": "", "big/x.txt": "",
+    })
+    state = tmp_path / "state"
+    answers = [context(run(event(root, "SessionStart", source="startup"), state))]
+    for n, command in enumerate(["cat a.py", "cat big/x.txt", *["ls"] * 6]):
+        answers.append(context(run(bash(root, command, f"c{n}"), state)))
+    sent = [text for text in answers if text]
+    assert all(len(text.encode("utf-8")) <= 10_000 for text in sent)
+    whole = "\n".join(sent)
+    assert "part 1 of 3" in sent[0] and "part 3 of 3" in whole  # the start context, in parts
+    assert whole.count("[rule: a]") == whole.count("[rule: b]") == whole.count("[rule: big]") == 1
+    # The rule alone over the limit: the notice budget (the limit, in bytes) cut it, saying where it is whole.
+    assert "bytes left out; whole text at the shell command `ruleweave read rule://big`]" in whole
+    assert answers[-1] == ""  # everything went out
