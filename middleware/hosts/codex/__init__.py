@@ -32,28 +32,14 @@ from __future__ import annotations
 
 from _collections_abc import Mapping  # what collections.abc re-exports; os loaded it already
 
+import ruleweave.hosts._claude_style as claude_style
 from ruleweave.hosts import (
-    AFTER_TOOL,
-    AGENT_START,
-    BEFORE_TOOL,
     BLOCK,
-    CONTEXT,
     DENY,
-    NOTE,
-    SESSION_CLEAR,
-    SESSION_COMPACT,
     SESSION_RESUME,
-    SESSION_START,
     SHELL_READ_TEMPLATES,
-    STOP,
-    USER_PROMPT,
     HookEvent,
     Host,
-    payload_cwd,
-    payload_id,
-    payload_kind,
-    payload_mapping,
-    payload_text,
 )
 
 TYPE_CHECKING = False  # not typing's: see above
@@ -62,28 +48,17 @@ if TYPE_CHECKING:
 
 __all__ = ["HOST"]
 
-EVENTS = {
-    "SessionStart": SESSION_START,
-    "UserPromptSubmit": USER_PROMPT,
-    "PreToolUse": BEFORE_TOOL,
-    "PostToolUse": AFTER_TOOL,
-    "SubagentStart": AGENT_START,
-    "Stop": STOP,
-}
-"""The hook events ruleweave answers → their kind, in the order the installer adds them."""
+EVENTS = claude_style.EVENTS
+"""The hook events ruleweave answers → their kind, in the order the installer adds them (Claude Code's
+names)."""
 
 CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart"})
 """The events whose output schema has ``hookSpecificOutput.additionalContext`` (0.171.0's embedded
 ``*.command.output`` schemas; PreCompact, PostCompact, Stop and SubagentStop have none)."""
 
-_SOURCES = {
-    "resume": SESSION_RESUME, "fork": SESSION_RESUME, "clear": SESSION_CLEAR, "compact": SESSION_COMPACT,
-}
+_SOURCES = {**claude_style.SOURCES, "fork": SESSION_RESUME}
 """SessionStart's ``source`` → its kind (``startup``, or anything else: ``SESSION_START``). A fork
 carries its parent's history, the earlier start context included, as a resume does."""
-
-_TEXT_KEYS = {USER_PROMPT: "prompt", STOP: "last_assistant_message"}
-"""Where an event's text is."""
 
 TOOLS: Mapping[str, tuple[str, ...]] = {
     "Bash": ("command",),  # exec_command / shell: the words of the command line that look like paths
@@ -113,23 +88,7 @@ def read_event(payload: Mapping[str, Any]) -> HookEvent:
     Returns:
         The event; its ``kind`` is ``None`` for an event ruleweave does not answer.
     """
-    name, kind, source = payload_kind(payload, EVENTS, _SOURCES)
-    return HookEvent(
-        name,
-        kind,
-        payload_text(payload, "session_id"),
-        cwd=payload_cwd(payload.get("cwd")),
-        source=source,
-        tool=payload_text(payload, "tool_name"),
-        args=payload_mapping(payload, "tool_input"),
-        call_id=payload_id(payload, "tool_use_id"),
-        result=payload.get("tool_response"),
-        text=payload_text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else "",
-        turn_id=payload_id(payload, "turn_id"),
-        agent_id=payload_id(payload, "agent_id"),
-        agent_type=payload_id(payload, "agent_type"),
-        stop_active=payload.get("stop_hook_active") is True,
-    )
+    return claude_style.read(payload, sources=_SOURCES, turn_key="turn_id")
 
 
 def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
@@ -144,23 +103,11 @@ def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
     Returns:
         The object to print; ``None`` for a reply Codex cannot take at that event.
     """
-    if reply == CONTEXT and event.name in CONTEXT_EVENTS:
-        return {"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": text}}
-    if reply == DENY and event.name == "PreToolUse":
-        # Codex fails a deny without a non-empty reason, and then runs the tool.
-        reason = text if text.strip() else "ruleweave refused this call."
-        return {
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": reason,
-            }
-        }
-    if reply == BLOCK and event.name == "Stop" and text.strip():
-        return {"decision": "block", "reason": text}
-    if reply == NOTE:
-        return {"systemMessage": text}
-    return None
+    if reply == DENY and not text.strip():
+        text = "ruleweave refused this call."  # Codex fails a deny without a reason, then runs the tool
+    if reply == BLOCK and not text.strip():
+        return None  # Codex refuses a block without a reason
+    return claude_style.encode(event, reply, text, context_events=CONTEXT_EVENTS)
 
 
 HOST = Host(

@@ -33,28 +33,12 @@ from __future__ import annotations
 
 from _collections_abc import Mapping  # what collections.abc re-exports; os loaded it already, so it is free
 
+import ruleweave.hosts._claude_style as claude_style
 from ruleweave.hosts import (
-    AFTER_TOOL,
-    AGENT_START,
-    BEFORE_TOOL,
-    BLOCK,
-    CONTEXT,
-    DENY,
-    NOTE,
-    SESSION_CLEAR,
-    SESSION_COMPACT,
-    SESSION_RESUME,
-    SESSION_START,
     SHELL_READ_TEMPLATES,
-    STOP,
     USER_PROMPT,
     HookEvent,
     Host,
-    payload_cwd,
-    payload_id,
-    payload_kind,
-    payload_mapping,
-    payload_text,
 )
 
 TYPE_CHECKING = False  # not typing's: see above
@@ -66,21 +50,9 @@ if TYPE_CHECKING:
 
 __all__ = ["HOST"]
 
-EVENTS = {
-    "SessionStart": SESSION_START,
-    "UserPromptSubmit": USER_PROMPT,
-    "PreToolUse": BEFORE_TOOL,
-    "PostToolUse": AFTER_TOOL,
-    "SubagentStart": AGENT_START,
-    "Stop": STOP,
-}
-"""The hook events ruleweave answers → their kind, in the order the installer adds them."""
-
-_SOURCES = {"resume": SESSION_RESUME, "clear": SESSION_CLEAR, "compact": SESSION_COMPACT}
-"""SessionStart's ``source`` → its kind (``startup``, or anything else: ``SESSION_START``)."""
-
-_TEXT_KEYS = {USER_PROMPT: "prompt", STOP: "last_assistant_message"}
-"""Where an event's text is."""
+EVENTS = claude_style.EVENTS
+"""The hook events ruleweave answers → their kind, in the order the installer adds them (Claude Code's
+names)."""
 
 _CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse", "SubagentStart"})
 """Events whose ``additionalContext`` reaches the model (PreToolUse's is parsed and dropped)."""
@@ -152,27 +124,11 @@ def read_event(payload: Mapping[str, Any]) -> HookEvent:
     Returns:
         The event; its ``kind`` is ``None`` for an event ruleweave does not answer.
     """
-    name, kind, source = payload_kind(payload, EVENTS, _SOURCES)
-    text = payload_text(payload, _TEXT_KEYS[kind]) if kind in _TEXT_KEYS else ""
-    if kind == USER_PROMPT and not text:
-        kind = None
-    return HookEvent(
-        name,
-        kind,
-        payload_text(payload, "session_id"),
-        cwd=payload_cwd(payload.get("cwd")),
-        source=source,
-        tool=payload_text(payload, "tool_name"),
-        args=payload_mapping(payload, "tool_input"),
-        # The model's own call id; Qwen's tool_use_id is an internal one.
-        call_id=payload_id(payload, "tool_call_id") or payload_id(payload, "tool_use_id"),
-        result=payload.get("tool_response"),
-        text=text,
-        turn_id=payload_id(payload, "prompt_id"),
-        agent_id=payload_id(payload, "agent_id"),
-        agent_type=payload_id(payload, "agent_type"),
-        stop_active=payload.get("stop_hook_active") is True,
-    )
+    # The model's own call id first; Qwen's tool_use_id is an internal one.
+    event = claude_style.read(payload, call_keys=("tool_call_id", "tool_use_id"))
+    if event.kind == USER_PROMPT and not event.text:
+        event.kind = None
+    return event
 
 
 def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
@@ -187,21 +143,7 @@ def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
     Returns:
         The object to print; ``None`` for a reply Qwen Code cannot take at that event.
     """
-    if reply == CONTEXT and event.name in _CONTEXT_EVENTS:
-        return {"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": text}}
-    if reply == DENY and event.kind == BEFORE_TOOL:
-        return {
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": text,
-            }
-        }
-    if reply == BLOCK and event.kind == STOP:
-        return {"decision": "block", "reason": text}
-    if reply == NOTE:
-        return {"systemMessage": text}
-    return None
+    return claude_style.encode(event, reply, text, context_events=_CONTEXT_EVENTS)
 
 
 HOST = Host(
