@@ -125,22 +125,11 @@ def read_settings(path: Path) -> tuple[str, Any]:
     Raises:
         UsageError: It cannot be read, is too large, not UTF-8, not JSON or not a JSON object.
     """
+    if not path.exists():
+        return "", {}
+    text = read_text_file(path)
     try:
-        if not path.exists():
-            return "", {}
-        if not path.is_file():
-            raise UsageError(f"{path} is not a regular file; nothing was changed.")
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_SETTINGS_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path} ({exc.strerror}); nothing was changed.") from exc
-    if len(data) > MAX_SETTINGS_BYTES:
-        raise UsageError(f"{path} is larger than {MAX_SETTINGS_BYTES} bytes; nothing was changed.")
-    try:
-        text = data.decode("utf-8-sig")
         parsed = json.loads(text) if text.strip() else {}
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path} is not UTF-8 text; nothing was changed.") from exc
     except json.JSONDecodeError as exc:
         raise UsageError(
             f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
