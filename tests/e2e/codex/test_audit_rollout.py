@@ -22,21 +22,16 @@ A streamed rule stops once per session (``repeat: once``, docs/streamed-rules.md
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ruleweave.cli import main
-from tests.e2e.mock_responses import MockResponses, call, custom, reply, text
-from tests.e2e.npm_agents import agent_cli
+from tests.e2e.codex.driving import run_turn
+from tests.e2e.mock_responses import call, custom, reply, text
 
 pytestmark = pytest.mark.e2e
 
-RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
-MODEL = "gpt-5.5"  # in 0.171.0's bundled catalog: it gets the freeform apply_patch tool
 
 FILES = {
     ".cursor/rules/ts.mdc": "---\nglobs: '**/*.ts'\ncheck: 'as any'\n---\nTS-RULE: no `any` in TypeScript.\n",
@@ -77,38 +72,10 @@ SCRIPT = [
 
 def _run(tmp: Path) -> tuple[Path, Path, str]:
     """Install the hooks and run the scripted turn; return the project, the rollout file and the store URL."""
-    codex = agent_cli("codex")
-    project = tmp / "repo"
-    (project / ".git").mkdir(parents=True)
-    for rel, body in FILES.items():
-        (project / rel).parent.mkdir(parents=True, exist_ok=True)
-        (project / rel).write_text(body, encoding="utf-8")
-    home, codex_home = tmp / "home", tmp / "codex-home"
-    home.mkdir()
-    codex_home.mkdir()
-    env = {
-        **os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "MOCK_API_KEY": "test",
-        "RULEWEAVE_STATE_DIR": str(tmp / "state"), "RUST_LOG": "warn", "NO_COLOR": "1",
-    }
-    done = subprocess.run([RULEWEAVE, "install", "codex", "--cwd", str(project), "--absolute"],
-                          capture_output=True, text=True, env=env, timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    with MockResponses(SCRIPT) as mock:
-        (codex_home / "config.toml").write_text(
-            f'model = "{MODEL}"\nmodel_provider = "mock"\nmodel_auto_compact_token_limit = 5000\n\n'
-            f'[model_providers.mock]\nname = "mock"\nbase_url = "{mock.url}"\nwire_api = "responses"\n'
-            'env_key = "MOCK_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n',
-            encoding="utf-8",
-        )
-        ran = subprocess.run(
-            [str(codex), "exec", "--skip-git-repo-check", "--trust", "--dangerously-bypass-hook-trust",
-             "-C", str(project), "Fix the TypeScript files."],
-            capture_output=True, text=True, env=env, timeout=120, check=False, stdin=subprocess.DEVNULL,
-        )
-        assert ran.returncode == 0, ran.stderr[-4000:]
-    assert len(mock.loop_requests) == len(SCRIPT)
-    (rollout,) = (codex_home / "sessions").rglob("rollout-*.jsonl")
-    return project, rollout, f"sqlite:///{tmp / 'state' / 'state.db'}"
+    turn = run_turn(tmp, FILES, SCRIPT, "Fix the TypeScript files.")
+    assert len(turn.mock.loop_requests) == len(SCRIPT)
+    (rollout,) = (turn.codex_home / "sessions").rglob("rollout-*.jsonl")
+    return turn.project, rollout, f"sqlite:///{tmp / 'state' / 'state.db'}"
 
 
 def test_audit_of_a_real_codex_rollout(

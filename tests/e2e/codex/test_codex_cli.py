@@ -17,22 +17,17 @@ re-armed after compaction.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.codex.driving import run_turn
 from tests.e2e.mock_responses import MockResponses, Reply, call, custom, reply, text
-from tests.e2e.npm_agents import agent_cli
 
 pytestmark = pytest.mark.e2e
 
-RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
-MODEL = "gpt-5.5"  # in 0.171.0's bundled catalog: it gets the freeform apply_patch tool
 
 FILES = {
     ".cursor/rules/ts.mdc": "---\nglobs: '**/*.ts'\n---\nTS-RULE: no `any` in TypeScript.\n",
@@ -68,37 +63,8 @@ SCRIPT: list[Reply] = [
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MockResponses, Path, str]]:
     """Install the hooks, run the scripted turn once; yield the mock, the project and Codex's output."""
-    codex = agent_cli("codex")
-    tmp = tmp_path_factory.mktemp("codex")
-    project = tmp / "repo"
-    (project / ".git").mkdir(parents=True)
-    for rel, body in FILES.items():
-        (project / rel).parent.mkdir(parents=True, exist_ok=True)
-        (project / rel).write_text(body, encoding="utf-8")
-    home, codex_home = tmp / "home", tmp / "codex-home"
-    home.mkdir()
-    codex_home.mkdir()
-    env = {
-        **os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "MOCK_API_KEY": "test",
-        "RULEWEAVE_STATE_DIR": str(tmp / "state"), "RUST_LOG": "warn", "NO_COLOR": "1",
-    }
-    done = subprocess.run([RULEWEAVE, "install", "codex", "--cwd", str(project), "--absolute"],
-                          capture_output=True, text=True, env=env, timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    with MockResponses(SCRIPT) as mock:
-        (codex_home / "config.toml").write_text(
-            f'model = "{MODEL}"\nmodel_provider = "mock"\nmodel_auto_compact_token_limit = 5000\n\n'
-            f'[model_providers.mock]\nname = "mock"\nbase_url = "{mock.url}"\nwire_api = "responses"\n'
-            'env_key = "MOCK_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n',
-            encoding="utf-8",
-        )
-        ran = subprocess.run(
-            [str(codex), "exec", "--skip-git-repo-check", "--trust", "--dangerously-bypass-hook-trust",
-             "-C", str(project), "Review the TypeScript files."],
-            capture_output=True, text=True, env=env, timeout=120, check=False, stdin=subprocess.DEVNULL,
-        )
-        assert ran.returncode == 0, ran.stderr[-4000:]
-        yield mock, project, ran.stdout + ran.stderr
+    turn = run_turn(tmp_path_factory.mktemp("codex"), FILES, SCRIPT, "Review the TypeScript files.")
+    yield turn.mock, turn.project, turn.output
 
 
 def developer_texts(body: dict[str, Any]) -> list[str]:
