@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import WriteTree
+from tests.hosts.claude_code.conftest import context_of
 from tests.hosts.gemini import payloads
 from tests.hosts.running import hook
 
@@ -45,31 +46,27 @@ def _hook(payload: dict[str, Any] | str, state: Path) -> tuple[int, str]:
     return done.returncode, done.stdout.decode()
 
 
-def _context(stdout: str) -> str:
-    return str(json.loads(stdout)["hookSpecificOutput"]["additionalContext"]) if stdout.strip() else ""
-
-
 def test_a_session_through_the_hook(root: Path, tmp_path: Path) -> None:
     """Start context without what Gemini loads itself; a notice once; a nested AGENTS.md's notice without
     the nested GEMINI.md; a streamed rule's refusal before a write; after ``/compress`` the notice again,
     and not after Gemini's automatic PreCompress (which fires before every request)."""
     state = tmp_path / "state"
     code, out = _hook(payloads.session_start(root), state)
-    start = _context(out)
+    start = context_of(out)
     assert code == 0 and "ALWAYS-RULE" in start and "ROOT-AGENTS" in start and "ROOT-GEMINI" not in start
     ts = {"file_path": "src/a.ts"}  # relative, as the model may send it
-    first = _context(_hook(payloads.after_tool(root, "read_file", ts), state)[1])
+    first = context_of(_hook(payloads.after_tool(root, "read_file", ts), state)[1])
     assert first.count("TS-RULE") == 1
     assert _hook(payloads.pre_compress(root, "auto"), state) == (0, "")
     assert _hook(payloads.after_tool(root, "read_file", ts), state) == (0, "")
-    nested = _context(_hook(payloads.after_tool(root, "read_file", {"file_path": str(root / "lib/b.py")}),
+    nested = context_of(_hook(payloads.after_tool(root, "read_file", {"file_path": str(root / "lib/b.py")}),
                             state)[1])
     assert "NESTED-AGENTS" in nested and "NESTED-GEMINI" not in nested
     args = {"file_path": str(root / "src/c.ts"), "content": "const v = eval(raw);\n"}
     denied = json.loads(_hook(payloads.before_tool(root, "write_file", args), state)[1])
     assert denied["decision"] == "deny" and "NO-EVAL" in denied["reason"]
     assert _hook(payloads.pre_compress(root, "manual"), state) == (0, "")
-    again = _context(_hook(payloads.after_tool(root, "read_file", ts), state)[1])
+    again = context_of(_hook(payloads.after_tool(root, "read_file", ts), state)[1])
     assert again.count("TS-RULE") == 1
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import WriteTree
+from tests.hosts.claude_code.conftest import context_of
 from tests.hosts.qwen import payloads
 from tests.hosts.running import hook
 
@@ -40,19 +41,15 @@ def _hook(payload: dict[str, Any] | str, state: Path) -> tuple[int, str]:
     return done.returncode, done.stdout.decode()
 
 
-def _context(stdout: str) -> str:
-    return str(json.loads(stdout)["hookSpecificOutput"]["additionalContext"]) if stdout.strip() else ""
-
-
 def test_a_session_through_the_hook(root: Path, tmp_path: Path) -> None:
     """Start context without what Qwen loads itself; a notice once; nothing for Qwen's empty follow-up
     prompt; a streamed rule's deny; after a compaction the notice comes again."""
     state = tmp_path / "state"
     ts = {"file_path": str(root / "src/a.ts")}
     code, out = _hook(payloads.session_start(root), state)
-    start = _context(out)
+    start = context_of(out)
     assert code == 0 and "ALWAYS-RULE" in start and "ROOT-AGENTS" not in start and "ROOT-QWEN" not in start
-    first = _context(_hook(payloads.post_tool(root, "read_file", ts, "call_1"), state)[1])
+    first = context_of(_hook(payloads.post_tool(root, "read_file", ts, "call_1"), state)[1])
     assert first.count("TS-RULE") == 1
     assert _hook(payloads.post_tool(root, "read_file", ts, "call_2"), state) == (0, "")
     assert _hook(payloads.user_prompt(root, ""), state) == (0, "")
@@ -60,9 +57,9 @@ def test_a_session_through_the_hook(root: Path, tmp_path: Path) -> None:
     denied = json.loads(_hook(payloads.pre_tool(root, "write_file", args, "call_3"), state)[1])
     decision = denied["hookSpecificOutput"]
     assert decision["permissionDecision"] == "deny" and "NO-EVAL" in decision["permissionDecisionReason"]
-    compact = _context(_hook(payloads.session_start(root, "compact"), state)[1])
+    compact = context_of(_hook(payloads.session_start(root, "compact"), state)[1])
     assert "ALWAYS-RULE" in compact
-    again = _context(_hook(payloads.post_tool(root, "read_file", ts, "call_4"), state)[1])
+    again = context_of(_hook(payloads.post_tool(root, "read_file", ts, "call_4"), state)[1])
     assert again.count("TS-RULE") == 1
 
 
