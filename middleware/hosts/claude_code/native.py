@@ -21,22 +21,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ruleweave.hosts.claude_code import AGENTS_MD_PLUGIN, NATIVE_FILES
 
 if TYPE_CHECKING:
     from ruleweave.config import RuleweaveConfig
-
-def hook_config(
-    config: RuleweaveConfig, *, leave_out_native: bool = True, templates: Mapping[str, str] | None = None
-) -> RuleweaveConfig:
-    """``config`` for Claude Code's hooks (``ruleweave.hosts._core.native.hook_config`` with its ``HOST``)."""
-    from ruleweave.hosts._core.native import hook_config as for_host
-    from ruleweave.hosts.claude_code import HOST
-
-    return for_host(config, HOST, leave_out_native=leave_out_native, templates=templates)
 
 
 _SETTINGS = (".claude/settings.json", ".claude/settings.local.json")

@@ -11,8 +11,9 @@ from typing import Any
 
 from ruleweave import RuleSet, RuleweaveConfig
 from ruleweave.hosts._core import snapshot
+from ruleweave.hosts._core.native import hook_config
 from ruleweave.hosts._core.snapshot_build import _entries
-from ruleweave.hosts.claude_code.native import hook_config
+from ruleweave.hosts.claude_code import HOST
 from tests.conftest import WriteTree
 
 GLOBS = [
@@ -47,7 +48,7 @@ def test_snapshot_lookup_matches_the_index(write_tree: WriteTree) -> None:
         copilot = f'---\napplyTo: "{glob}"\n---\nCopilot {i}.\n'
         files[f".github/instructions/g{i:02}.instructions.md"] = copilot
     root = write_tree(files)
-    config = hook_config(RuleweaveConfig(cwd=root))
+    config = hook_config(RuleweaveConfig(cwd=root), HOST)
     ruleset = RuleSet.load(config)
     rules, entries = _entries(ruleset)
     prefix = str(root).rstrip("/") + "/"
@@ -73,7 +74,7 @@ def test_rule_order_follows_the_index_not_the_rule_list(write_tree: WriteTree) -
         ".cursor/rules/b.mdc": "---\nglobs: lib/*.py, **/*.py\n---\nB.\n",
         ".cursor/rules/c.mdc": "---\nglobs: '**/*.py'\n---\nC.\n",
     })
-    ruleset = RuleSet.load(hook_config(RuleweaveConfig(cwd=root)))
+    ruleset = RuleSet.load(hook_config(RuleweaveConfig(cwd=root), HOST))
     rules, entries = _entries(ruleset)
     prefix = str(root) + "/"
     path = str(Path(root) / "src/x.py")
