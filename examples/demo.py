@@ -73,7 +73,7 @@ What to try next:
   .venv/bin/ruleweave lint --cwd YOUR_PROJECT           dead globs, agents' limits, drifted copies
   .venv/bin/ruleweave map --cwd YOUR_PROJECT            one HTML page: which rules apply where, per agent
   .venv/bin/ruleweave install claude-code --project     run in YOUR_PROJECT: ruleweave as Claude Code's hooks
-  .venv/bin/ruleweave install codex                    the same for Codex (or gemini, qwen, cline, opencode)
+  .venv/bin/ruleweave install codex                     the same for Codex (or gemini, qwen, cline, opencode)
   .venv/bin/python examples/quickstart.py               the README's snippet, to copy into your agent loop
   .venv/bin/python examples/custom_loop.py              a whole hand-written agent loop"""
 
