@@ -12,6 +12,7 @@ Standard library only, and no ``typing``: the hook's warm path imports this modu
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring as _quoted
 
 from ruleweave._kernel.surrogates import escape_surrogates
 
@@ -73,7 +74,10 @@ def record(kind: str, name: str, path: str, trigger: str, glob: str | None) -> s
     Returns:
         The record.
     """
-    return escape_surrogates(json.dumps([kind, name, path, trigger, glob], ensure_ascii=False))
+    # ``json.dumps([...], ensure_ascii=False)`` spelled out: the same text at a fifth of the cost
+    # (every notice a call may claim needs its record).
+    fields = (kind, name, path, trigger, glob)
+    return escape_surrogates("[" + ", ".join("null" if f is None else _quoted(f) for f in fields) + "]")
 
 
 def read_record(text: str) -> tuple[str, str, str, str, str | None] | None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
 from ruleweave._kernel import ledger
+from ruleweave._kernel.surrogates import escape_surrogates
 from ruleweave.store import MemoryStore
 
 
@@ -15,6 +19,21 @@ def test_records_read_back() -> None:
     assert ledger.read_record(text) == ("rule", "naïve", "/p/.cursor/rules/r.mdc", "src/é.py", "**/*.py")
     listing = ledger.record("listing", "docs/", "/p/docs/.cursor/rules", "docs/a.md", None)
     assert ledger.read_record(listing) == ("listing", "docs/", "/p/docs/.cursor/rules", "docs/a.md", None)
+
+
+def test_records_are_the_json_text_of_their_fields() -> None:
+    """A record is exactly ``json.dumps`` of its five fields (what stores written by earlier releases
+    hold), surrogates escaped: quotes, backslashes, control and non-ASCII characters, lone surrogates."""
+    rng = random.Random(30)
+    alphabet = ["a", "/", '"', "\\", "\n", "\x00", "\x1f", "\x7f", "é", "日", "\ud800", "\udcff", "😀"]
+    for _ in range(20_000):
+        fields: list[str | None] = ["".join(rng.choices(alphabet, k=rng.randrange(8))) for _ in range(5)]
+        if rng.random() < 0.3:
+            fields[4] = None
+        kind, name, path, trigger, glob = fields
+        assert kind is not None and name is not None and path is not None and trigger is not None
+        expected = escape_surrogates(json.dumps(fields, ensure_ascii=False))
+        assert ledger.record(kind, name, path, trigger, glob) == expected
 
 
 @pytest.mark.parametrize("text", ["", "not json", "[1, 2]", "5", "null", '["a", "b", "c", "d", "e", "f"]'])
