@@ -46,21 +46,32 @@ def _usable(value: str) -> bool:
     return 0 < len(value) <= MAX_PATH_CHARS and "\x00" not in value and "\n" not in value
 
 
-def _strings(value: Any) -> Iterable[str]:
+def _strings(value: Any, out: list[str]) -> None:
     if isinstance(value, str):
         if _usable(value):
-            yield value
+            out.append(value)
     elif isinstance(value, (list, tuple)):
         for item in value[:MAX_PATHS]:
             if isinstance(item, str) and _usable(item):
-                yield item
+                out.append(item)
+
+
+_PATH_KEY_MEMO: dict[str, bool] = {}
+_PATH_KEY_MEMO_SIZE = 4096  # keys come from the model: remembered up to a bound, then decided each time
 
 
 def _is_path_key(key: object) -> bool:
-    if not isinstance(key, str):
+    if type(key) is str:
+        known = _PATH_KEY_MEMO.get(key)
+        if known is not None:
+            return known
+    elif not isinstance(key, str):
         return False
     lowered = key.lower()
-    return lowered in PATH_KEYS or lowered.endswith(("path", "paths"))
+    verdict = lowered in PATH_KEYS or lowered.endswith(("path", "paths"))
+    if len(_PATH_KEY_MEMO) < _PATH_KEY_MEMO_SIZE and type(key) is str:
+        _PATH_KEY_MEMO[key] = verdict
+    return verdict
 
 
 def default_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
@@ -71,15 +82,20 @@ def default_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
         args: The call's arguments.
 
     Returns:
-        The strings, in argument order.
+        The strings, in argument order (those read before a mapping that raises did).
     """
-    for key, value in args.items():
-        if _is_path_key(key):
-            yield from _strings(value)
-        elif isinstance(value, Mapping):
-            for inner_key, inner in value.items():
-                if _is_path_key(inner_key):
-                    yield from _strings(inner)
+    out: list[str] = []
+    try:
+        for key, value in args.items():
+            if _is_path_key(key):
+                _strings(value, out)
+            elif isinstance(value, Mapping):
+                for inner_key, inner in value.items():
+                    if _is_path_key(inner_key):
+                        _strings(inner, out)
+    except Exception:
+        return out  # a hostile mapping: what was read before it raised
+    return out
 
 
 _SEP_IS_SLASH = os.sep == "/"

@@ -26,9 +26,13 @@ Extractor = Callable[[str, Mapping[str, Any]], Iterable[str]]
 """``(tool_name, args) -> path strings`` for one kind of tool."""
 
 
+_PLANNED_TOOLS = 1024
+"""Tool names whose extractors a registry remembers (names come from the model: bounded)."""
+
+
 def parse_args(args: Any) -> Mapping[str, Any]:
     """Tool arguments as a mapping: a mapping as is, a JSON object string decoded, else empty."""
-    if isinstance(args, Mapping):
+    if type(args) is dict or isinstance(args, Mapping):
         return args
     if isinstance(args, (str, bytes)) and len(args) <= 1_000_000:
         try:
@@ -58,10 +62,12 @@ class TouchExtractors:
         self._default = default
         # Edit and write tools may carry patch text (``apply_patch``): its paths count too.
         self._names = names if names is not None else ToolNames()
+        self._plans: dict[str, tuple[Extractor, Extractor | None]] = {}  # by tool name as called
 
     def register(self, tool: str, extractor: Extractor) -> None:
         """Use ``extractor`` for calls of ``tool``."""
         self._by_tool[tool.lower()] = extractor
+        self._plans.clear()
 
     @property
     def registered(self) -> frozenset[str]:
@@ -83,11 +89,20 @@ class TouchExtractors:
 
     def path_strings(self, tool: str, args: Any, cwd: str) -> list[str]:
         """``paths`` as plain strings: the hot path after every tool call avoids pathlib."""
-        mapping = parse_args(args)
+        plan = self._plans.get(tool) if type(tool) is str else None
+        if plan is None:
+            plan = self._plan(tool)
+        return call_paths(tool, parse_args(args), cwd, *plan)
+
+    def _plan(self, tool: str) -> tuple[Extractor, Extractor | None]:
+        """The extractors of a tool's calls: its own or the default, then patch text for edits and writes."""
         lowered = tool.lower() if isinstance(tool, str) else ""
         extractor = self._by_tool.get(lowered, self._default)
         patches = extractor is self._default and self._names.canonical(lowered) in ("edit", "write")
-        return call_paths(tool, mapping, cwd, extractor, patch_paths if patches else None)
+        plan = (extractor, patch_paths if patches else None)
+        if type(tool) is str and len(self._plans) < _PLANNED_TOOLS:
+            self._plans[tool] = plan
+        return plan
 
 
 WRITE_KEYS = frozenset(
