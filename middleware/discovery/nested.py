@@ -82,6 +82,11 @@ class NestedFolder(NamedTuple):
         """No rule at all."""
         return not self.rules
 
+    @property
+    def content_gated(self) -> bool:
+        """Whether a rule here is gated on file content (then a path alone does not decide its notices)."""
+        return any(rule.content_regex for rule in self.rules.values())
+
 
 class NestedRules:
     """Nested rule folders of a rule set, read per touched directory and remembered.

@@ -158,9 +158,17 @@ class RuleSession(SessionSteering, SessionStreams):
         """A call's notices, those not already given, and their store keys and ledger records."""
         check_call(name, call_id)
         found = self.ruleset.notices.for_call(name, args)
-        candidates = [m for m in found.matches if m.key not in given] if given else list(found.matches)
-        keys, records = _claims(candidates, call_id, scope)
-        return found, candidates, keys, records
+        if not found.matches:
+            return found, [], [], []
+        if not given and scope is None:  # the usual call: every candidate, keys as they are
+            claims = found.claims
+            records = [claim.record for claim in claims] if call_id is not None else []
+            return found, list(found.matches), [claim.key for claim in claims], records
+        pairs = zip(found.matches, found.claims, strict=True)
+        chosen = [(m, claim) for m, claim in pairs if claim.key not in given] if given else list(pairs)
+        keys = [claim.key if scope is None else ledger.scoped_key(claim.key, scope) for _, claim in chosen]
+        records = [claim.record for _, claim in chosen] if call_id is not None else []
+        return found, [m for m, _ in chosen], keys, records
 
     def _finish(
         self,
@@ -170,6 +178,8 @@ class RuleSession(SessionSteering, SessionStreams):
         won: Sequence[Match],
         reminders: Sequence[TtsrHit] = (),
     ) -> Injection | None:
+        if not won and not reminders and not self.ruleset.events.enabled:
+            return None  # nothing new and nobody listening: most calls end here
         events = self.ruleset.events
         if events.enabled:
             root = self.ruleset.config.root
@@ -365,14 +375,6 @@ class RuleSession(SessionSteering, SessionStreams):
             raise
         self._emit("resolve", name=name, found=True)
         return found
-
-
-def _claims(
-    matches: Sequence[Match], call_id: str | None, scope: str | None = None
-) -> tuple[list[str], list[str]]:
-    """Store keys of ``matches`` (scoped to one step when asked) and, with a call id, ledger records."""
-    keys = [m.key if scope is None else ledger.scoped_key(m.key, scope) for m in matches]
-    return keys, ([m.record for m in matches] if call_id is not None else [])
 
 
 def _ttsr_refusal(tool: str, decided: TtsrRoute) -> Refusal | None:

@@ -14,10 +14,10 @@ here does store I/O, and matching works on ``str`` paths only.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from ruleweave import prompt
 from ruleweave._files.paths import real_inside
@@ -45,6 +45,13 @@ rule folder's description-only rules (as ``rule://`` addresses)."""
 
 SHAPED_NOTICES = 4_096
 """Notices whose shaping (escaped header and body, template) a rule set remembers."""
+
+MATCHED_PATHS = 4_096
+"""Touched paths whose notices (before any claim) a rule set remembers."""
+
+MATCHED_NOTICES = 16
+"""The most notices a remembered path may call for: a path under dozens of rules is worked out at
+each call, so that the memory stays within ``MATCHED_PATHS × MATCHED_NOTICES`` notices."""
 
 
 class Match(NamedTuple):
@@ -91,6 +98,18 @@ class Match(NamedTuple):
         return ledger.record(self.kind, self.name, self.path, self.trigger, self.glob)
 
 
+class Claim(Protocol):
+    """A match's store key and ledger record, as ``CallNotices.claims`` holds them."""
+
+    @property
+    def key(self) -> str:
+        """``Match.key``."""
+
+    @property
+    def record(self) -> str:
+        """``Match.record``."""
+
+
 class CallNotices(NamedTuple):
     """What one tool call calls for, before any claim.
 
@@ -103,6 +122,8 @@ class CallNotices(NamedTuple):
     args: Mapping[str, Any]
     paths: tuple[str, ...]
     matches: tuple[Match, ...]
+    claims: Sequence[Claim] = ()
+    """Each match's store key and ledger record (``Match.key``, ``Match.record``), made once per path."""
 
 
 class InjectionItem(NamedTuple):
@@ -189,10 +210,14 @@ class Notices:
             ((rule.name, glob) for rule in scoped for glob in rule.globs), bare_anywhere=False
         )
         self._by_name = {rule.name: rule for rule in scoped}
-        # Per call, a matched rule costs two dict lookups: its notice identity is made once here,
-        # and only a rule with an exclusion or a content gate goes through ``_passes_gate``.
-        self._ids = {rule.name: ledger.rule_id(rule.path, rule.name) for rule in scoped}
+        # A matched rule's notice fields, identity and store key are made once here; only a rule
+        # with an exclusion or a content gate goes through ``_passes_gate``.
+        self._facts = {rule.name: _facts(rule) for rule in scoped}
         self._gated = frozenset(rule.name for rule in scoped if rule.exclude_globs or rule.content_regex)
+        self._content_gated = frozenset(rule.name for rule in scoped if rule.content_regex)
+        # What a path calls for follows from the path alone (content gates aside), and agents
+        # touch the same files again and again: remembered per path, for every session.
+        self._matched: LruCache[str, _PathFound] = LruCache(MATCHED_PATHS)
         self._gate_cache: dict[tuple[str, ...], tuple[Condition, ...]] = {}
         # A notice's shaping (escaped name and body, template, frame) is the same in every session:
         # made once per notice, not at each first touch of every session.
@@ -247,7 +272,11 @@ class Notices:
         paths = tuple(self.extractors.path_strings(tool, mapping, self._cwd))
         if not paths:
             return CallNotices(mapping, paths, ())
-        return CallNotices(mapping, paths, tuple(self.for_paths(paths, written_text(mapping))))
+        if len(paths) == 1:  # most calls: the path's own answer, as remembered
+            found, matches = self._one(paths[0], _Written(mapping))
+            return CallNotices(mapping, paths, matches, found)
+        several = self._found(paths, _Written(mapping))
+        return CallNotices(mapping, paths, tuple([f.match for f in several]), tuple(several))
 
     def _passes_gate(self, rule: Rule, path: str, written: Sequence[str]) -> bool:
         """Continue's ``!``-negated globs must not match; its ``regex``: the file on disk, or
@@ -276,35 +305,63 @@ class Notices:
         Returns:
             Matches, each notice source at most once.
         """
-        out: list[Match] = []
+        return [found.match for found in self._found(paths, written)]
+
+    def _found(self, paths: Iterable[str | Path], written: Sequence[str]) -> list[_Found]:
+        """``for_paths``, each match with its identity, store key and ledger record."""
+        out: list[_Found] = []
         seen: set[str] = set()
-        root_prefix, by_name, ids, gated = self._root_prefix, self._by_name, self._ids, self._gated
         for raw in paths:
-            path = raw if isinstance(raw, str) and raw.startswith(root_prefix) else self.in_project(str(raw))
-            spelled = PathSpellings(*spell(path, root_prefix))
-            trigger = spelled.relative or path
-            for name, glob in self._index.lookup(spelled):
-                rule = by_name[name]
-                key = ids[name]
-                if key in seen or (name in gated and not self._passes_gate(rule, path, written)):
-                    continue
-                seen.add(key)
-                out.append(
-                    Match("rule", rule.name, rule.path, trigger, glob, rule.content, rule.source.provider)
-                )
-            for nested in self.nested.for_path(path):
-                key = str(nested.path)
-                if key in seen:
-                    continue
-                seen.add(key)
-                out.append(Match("instructions", nested.display, key, trigger, None, nested.body))
-            if self.nested_rules is not None:
-                for folder in self.nested_rules.for_directory(path[: path.rfind("/")] or "/"):
-                    for match in self._folder_matches(folder, path, spelled, trigger, written):
-                        if match.key not in seen:
-                            seen.add(match.key)
-                            out.append(match)
+            for entry in self._one(raw, written)[0]:
+                if entry.identity not in seen:
+                    seen.add(entry.identity)
+                    out.append(entry)
         return out
+
+    def _one(self, raw: str | Path, written: Sequence[str]) -> _PathFound:
+        """One touched path's notices (each source once), remembered when the path alone decides them."""
+        inside = isinstance(raw, str) and raw.startswith(self._root_prefix)
+        path = raw if inside and isinstance(raw, str) else self.in_project(str(raw))
+        cached = self._matched.get(path)
+        if cached is not None:
+            return cached
+        found, fixed = self._path_matches(path, written)
+        entry = (found, tuple([f.match for f in found]))
+        return self._matched.setdefault(path, entry) if fixed and len(found) <= MATCHED_NOTICES else entry
+
+    def _path_matches(self, path: str, written: Sequence[str]) -> tuple[tuple[_Found, ...], bool]:
+        """One path's notices, and whether they follow from the path alone.
+
+        They do unless a content-gated rule was weighed (its answer depends on the text
+        written and the file on disk): only then is the answer not remembered.
+        """
+        found: dict[str, _Found] = {}  # by identity: each source once
+        fixed = True
+        facts, gated, content_gated = self._facts, self._gated, self._content_gated
+        spelled = PathSpellings(*spell(path, self._root_prefix))
+        trigger = spelled.relative or path
+        for name, glob in self._index.lookup(spelled):
+            rule_name, rule_path, body, provider, identity, key = facts[name]
+            if identity in found:
+                continue
+            if name in gated:
+                fixed = fixed and name not in content_gated
+                if not self._passes_gate(self._by_name[name], path, written):
+                    continue
+            match = Match("rule", rule_name, rule_path, trigger, glob, body, provider)
+            found[identity] = _Found(identity, match, key)
+        for nested in self.nested.for_path(path):
+            identity = str(nested.path)
+            if identity not in found:
+                match = Match("instructions", nested.display, identity, trigger, None, nested.body)
+                found[identity] = _Found(identity, match)
+        if self.nested_rules is not None:
+            for folder in self.nested_rules.for_directory(path[: path.rfind("/")] or "/"):
+                fixed = fixed and not folder.content_gated
+                for match in self._folder_matches(folder, path, spelled, trigger, written):
+                    if match.key not in found:
+                        found[match.key] = _Found(match.key, match)
+        return tuple(found.values()), fixed
 
     def _folder_matches(
         self, folder: NestedFolder, path: str, spelled: PathSpellings, trigger: str, written: Sequence[str]
@@ -448,6 +505,72 @@ class Notices:
 def _exclusions(globs: tuple[str, ...]) -> GlobIndex[int]:
     """The matcher of a rule's exclusion globs (built once per distinct tuple)."""
     return GlobIndex(((0, glob) for glob in globs), bare_anywhere=False)
+
+
+class _Found:
+    """A match with its identity (what dedupes it within a call), store key and ledger record.
+
+    Remembered per path and shared by every session: the key and record are made once
+    (the record only when a call id asks for the ledger).
+    """
+
+    __slots__ = ("_record", "identity", "key", "match")
+
+    def __init__(self, identity: str, match: Match, key: str | None = None) -> None:
+        self.identity = identity
+        self.match = match
+        self.key = match.key if key is None else key
+        self._record: str | None = None
+
+    @property
+    def record(self) -> str:
+        """``Match.record``."""
+        if self._record is None:
+            self._record = self.match.record
+        return self._record
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Found) and (self.identity, self.match) == (other.identity, other.match)
+
+    def __hash__(self) -> int:
+        return hash((self.identity, self.match))
+
+    def __repr__(self) -> str:
+        return f"Claim(key={self.key!r}, record={self.record!r})"
+
+
+class _Written(Sequence[str]):
+    """The text a call writes (``written_text``), read only if a content gate asks for it."""
+
+    __slots__ = ("_args", "_text")
+
+    def __init__(self, args: Mapping[str, Any]) -> None:
+        self._args = args
+        self._text: list[str] | None = None
+
+    def _read(self) -> list[str]:
+        if self._text is None:
+            self._text = written_text(self._args)
+        return self._text
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._read()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+
+_PathFound = tuple[tuple[_Found, ...], tuple[Match, ...]]
+"""One path's notices: with their identities, keys and records, and as plain matches."""
+
+
+def _facts(rule: Rule) -> tuple[str, str, str, str, str, str]:
+    """A rule's notice fields (name, path, body, provider), identity and store key."""
+    identity = ledger.rule_id(rule.path, rule.name)
+    return rule.name, rule.path, rule.content, rule.source.provider, identity, ledger.NOTICE_PREFIX + identity
 
 
 def _rule_match(rule: Rule, trigger: str, glob: str | None) -> Match:

@@ -1,0 +1,110 @@
+"""What a touched path calls for is remembered per path (``Notices``), except where content decides.
+
+Agents touch the same files again and again, and every session of a rule set
+asks the same question of a path: its candidate notices are worked out once
+(``MATCHED_PATHS`` paths at most). A rule gated on content (Continue's
+``regex``) depends on the text a call writes and on the file on disk, so a path
+it weighed is never remembered.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from ruleweave import RuleSet, RuleweaveConfig
+from ruleweave.session.notices import MATCHED_NOTICES, MATCHED_PATHS
+from tests import glob_mix
+from tests.conftest import WriteTree
+
+
+def load(root: Path) -> RuleSet:
+    config = RuleweaveConfig(cwd=root, project_root=root, builtin_rules=False, max_rule_files=1000)
+    return RuleSet.load(config)
+
+
+def fired(ruleset: RuleSet, session: str, path: Path, args: dict[str, str] | None = None) -> list[str]:
+    injection = ruleset.session(session).after_tool_call("write_file", {"path": str(path), **(args or {})})
+    return sorted(i.name for i in injection.items) if injection else []
+
+
+def test_a_content_gate_is_weighed_again_at_every_call(write_tree: WriteTree) -> None:
+    """A Continue ``regex`` rule: a path that did not match it does once its file (or the text a
+    call writes) does, in a later session of the same rule set."""
+    root = write_tree(
+        {
+            ".continue/rules/react.md": "---\nname: react\nregex: 'from .react.'\n---\nREACT rule.",
+            ".cursor/rules/ts.mdc": "---\nglobs: src/**/*.tsx\n---\nTSX rule.",
+            "src/App.tsx": "export const x = 1;\n",
+        }
+    )
+    ruleset = load(root)
+    app = root / "src/App.tsx"
+    assert fired(ruleset, "s1", app) == ["ts"]
+    assert fired(ruleset, "s2", app, {"content": "import React from 'react';"}) == ["react", "ts"]
+    app.write_text("import React from 'react';\n", encoding="utf-8")
+    assert fired(ruleset, "s3", app) == ["react", "ts"]
+
+
+def test_a_content_gate_in_a_nested_folder_too(write_tree: WriteTree) -> None:
+    """The same for a ``regex`` rule of a nested ``.continue/rules`` folder."""
+    root = write_tree(
+        {
+            ".cursor/rules/py.mdc": "---\nglobs: '**/*.py'\n---\nPY rule.",
+            "pkg/.continue/rules/sql.md": "---\nname: sql\nregex: 'SELECT'\n---\nSQL rule.",
+            "pkg/q.py": "q = 1\n",
+        }
+    )
+    ruleset = load(root)
+    query = root / "pkg/q.py"
+    assert fired(ruleset, "s1", query) == ["py"]
+    query.write_text("q = 'SELECT 1'\n", encoding="utf-8")
+    assert fired(ruleset, "s2", query) == ["pkg:sql", "py"]
+
+
+def test_remembered_answers_are_the_answers(tmp_path: Path) -> None:
+    """On the issue-#30 glob mix (every shape, negations included), each call of paths touched
+    before — alone, in pairs, in any order — gets what a rule set that never saw them gives."""
+    root = tmp_path / "repo"
+    glob_mix.write_rules(root, 300)
+    rng = random.Random(30)
+    paths = [str(root / glob_mix.path_for(rng, rng.randrange(600))) for _ in range(400)]
+    warm = load(root).notices
+    for path in paths:
+        warm.for_paths([path])
+    fresh = load(root).notices
+    for first, second in zip(paths, reversed(paths), strict=True):
+        assert warm.for_paths([first, second]) == fresh.for_paths([first, second])
+        both = {"paths": [second, first]}
+        assert warm.for_call("edit", both) == fresh.for_call("edit", both)
+
+
+def test_what_is_remembered_is_bounded(write_tree: WriteTree) -> None:
+    """Invented paths past ``MATCHED_PATHS`` push the oldest out; a notice still comes once per session."""
+    root = write_tree({".cursor/rules/ts.mdc": "---\nglobs: '**/*.ts'\n---\nTS rule."})
+    ruleset = load(root)
+    session = ruleset.session("s")
+    given = [
+        session.after_tool_call("read", {"path": str(root / f"d{n}/f.ts")}) for n in range(MATCHED_PATHS + 50)
+    ]
+    assert sum(1 for injection in given if injection is not None) == 1
+    assert len(ruleset.notices._matched) == MATCHED_PATHS
+    assert ruleset.notices.for_paths([str(root / "d0/f.ts")])[0].name == "ts"
+
+
+def test_a_path_under_many_rules_is_not_remembered(write_tree: WriteTree) -> None:
+    """A path more than ``MATCHED_NOTICES`` rules call for is worked out at each call (memory stays
+    bounded by notices, not only by paths), and its notices still come once per session."""
+    rules = {
+        f".cursor/rules/r{n:02d}.mdc": f"---\nglobs: '**/*.ts'\n---\nRule {n}."
+        for n in range(MATCHED_NOTICES + 1)
+    }
+    root = write_tree({**rules, ".cursor/rules/one.mdc": "---\nglobs: 'one/*.py'\n---\nOne."})
+    ruleset = load(root)
+    session = ruleset.session("s")
+    many = session.after_tool_call("read", {"path": str(root / "src/a.ts")})
+    assert many is not None and len(many.items) == MATCHED_NOTICES + 1
+    assert session.after_tool_call("read", {"path": str(root / "src/a.ts")}) is None
+    session.after_tool_call("read", {"path": str(root / "one/a.py")})
+    assert str(root / "src/a.ts") not in ruleset.notices._matched
+    assert str(root / "one/a.py") in ruleset.notices._matched
