@@ -277,6 +277,7 @@ class GlobIndex(Generic[K]):
         for bucket in (self._rest, *self._names.values(), *self._suffixes.values(), *self._prefixes.values()):
             bucket.seal()
         self._suffix_lengths = sorted({len(key) for key in self._suffixes}, reverse=True)
+        self._ancestries: dict[str, tuple[str, ...]] = {}
         self._prefix_lengths = sorted({len(key) for key in self._prefixes}, reverse=True)
 
     def _place(self, entry: _Entry[K]) -> None:
@@ -305,7 +306,7 @@ class GlobIndex(Generic[K]):
         Returns:
             Matching pairs, each key at most once (with the first glob that matched).
         """
-        probe = Probe(path)
+        probe = Probe(path, self._ancestries)
         found: list[_Entry[K]] = []
         name = path.name
         self._rest.collect(probe, found)

@@ -183,20 +183,45 @@ class Re2Sets:
         return out
 
 
+_ANCESTRIES = 4_096  # directories whose ancestors an index remembers (then it starts over)
+
+
+def ancestors_of(directory: str) -> tuple[str, ...]:
+    """Each ancestor of a relative path whose directory part is ``directory`` (``a/b/``): ``a/``, ``a/b/``."""
+    found: list[str] = []
+    index = directory.find("/")
+    while index >= 0:
+        found.append(directory[: index + 1])
+        index = directory.find("/", index + 1)
+    return tuple(found)
+
+
 class Probe:
-    """What a lookup derives from a path once, for every group it visits."""
+    """What a lookup derives from a path once, for every group it visits.
+
+    Args:
+        path: The path's spellings.
+        ancestries: The index's memo of ``ancestors_of`` by directory (files of one directory
+            share it; bounded by ``_ANCESTRIES``).
+    """
 
     __slots__ = ("_name_bytes", "abs_parent", "ancestors", "dir_names", "path")
 
-    def __init__(self, path: PathSpellings) -> None:
+    def __init__(self, path: PathSpellings, ancestries: dict[str, tuple[str, ...]] | None = None) -> None:
         self.path = path
         rel = path.relative
-        self.ancestors: list[str] = []
+        self.ancestors: tuple[str, ...] = ()
         if rel:
-            index = rel.find("/")
-            while index >= 0:
-                self.ancestors.append(rel[: index + 1])
-                index = rel.find("/", index + 1)
+            directory = rel[: rel.rfind("/") + 1]
+            if ancestries is None:
+                self.ancestors = ancestors_of(directory)
+            else:
+                known = ancestries.get(directory)
+                if known is None:
+                    if len(ancestries) >= _ANCESTRIES:
+                        ancestries.clear()
+                    known = ancestries[directory] = ancestors_of(directory)
+                self.ancestors = known
         absolute = path.absolute
         self.abs_parent = absolute[: absolute.rfind("/") + 1]
         self.dir_names: list[str] | None = None
