@@ -6,16 +6,24 @@
    keeps the compiled spec) and every later call (the warm path,
    ``ruleweave.steering.quick``), each round timing the three side by side.
 2. ``decide`` in process on every example spec, over generated inputs, in µs
-   per decision (the SkillSpec reference implementation is a Rust program that
-   cannot be built here; see docs/steering.md#speed).
+   per decision (docs/steering.md#speed).
+3. With ``--reference PATH``: the SkillSpec reference implementation's
+   ``decide`` on the same specs and inputs, beside ruleweave's, and the ratio
+   (ruleweave / reference; issue #30's goal is at most 2x). PATH is a program
+   built by hand from modiqo/skillspec; nothing of it is committed. It is run
+   as ``PATH SPEC INPUTS --rounds N`` (INPUTS: one input per line); it decides
+   every input once to warm up, then times N rounds, and prints one JSON line
+   with ``min_us`` and ``median_us`` (µs per decision).
 
 Min and median of the rounds, and the machine's load, are printed.
-Run: ``python benchmarks/bench_spec.py [rounds]``.
+Run: ``python benchmarks/bench_spec.py [rounds] [--reference PATH]``.
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
+import json
 import os
 import shutil
 import statistics
@@ -70,11 +78,24 @@ def inputs(count: int) -> list[str]:
     return [f"please {a} the {b} and {c}" for (a, b, c), _ in zip(pairs, range(count), strict=False)]
 
 
-def in_process(rounds: int) -> None:
+def reference_rounds(program: Path, spec: Path, texts: list[str], rounds: int) -> tuple[float, float]:
+    """The reference's min and median µs per decision on ``spec`` over ``texts``."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8") as lines:
+        lines.write("\n".join(texts) + "\n")
+        lines.flush()
+        command = [str(program), str(spec), lines.name, "--rounds", str(rounds)]
+        done = subprocess.run(command, check=True, capture_output=True, text=True)
+    result = json.loads(done.stdout)
+    return float(result["min_us"]), float(result["median_us"])
+
+
+def in_process(rounds: int, reference: Path | None) -> None:
     from ruleweave.steering import decide, load_spec
 
     texts = inputs(5_000)
     print(f"\ndecide() in process, {len(texts)} inputs per round, {rounds} rounds (µs per decision)")
+    if reference is not None:
+        print(f"  beside the reference ({reference}); ratio = ruleweave / reference, goal <= 2x")
     for path in sorted(EXAMPLES.glob("*.skill.spec.yml")):
         spec = load_spec(path)
         samples = []
@@ -83,17 +104,28 @@ def in_process(rounds: int) -> None:
             for text in texts:
                 decide(spec, text)
             samples.append((time.perf_counter() - start) * 1e6 / len(texts))
-        print(
-            f"  {path.name:40} {len(spec.rules):3} rules  min {min(samples):7.1f}"
-            f"  median {statistics.median(samples):7.1f}"
-        )
+        low, middle = min(samples), statistics.median(samples)
+        print(f"  {path.name:40} {len(spec.rules):3} rules  min {low:7.1f}  median {middle:7.1f}")
+        if reference is not None:
+            ref_low, ref_middle = reference_rounds(reference, path, texts, rounds)
+            print(
+                f"  {'  reference':40} {'':9}  min {ref_low:7.1f}  median {ref_middle:7.1f}"
+                f"  ratio min {low / ref_low:5.1f}x  median {middle / ref_middle:5.1f}x"
+            )
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    parser = argparse.ArgumentParser(description="Time ruleweave spec decide and decide() in process.")
+    parser.add_argument("rounds", nargs="?", type=int, default=7, help="rounds to time (default 7)")
+    parser.add_argument(
+        "--reference", type=Path, metavar="PATH", help="the SkillSpec reference's decide benchmark program"
+    )
+    args = parser.parse_args()
+    rounds: int = args.rounds
+    reference: Path | None = args.reference
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     command_rounds(rounds)
-    in_process(rounds)
+    in_process(rounds, reference)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
