@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -22,12 +22,22 @@ class LruCache(Generic[K, V]):
 
     Args:
         maxsize: The bound (at least 1).
+        weigh: With ``max_weight``, what an entry weighs (e.g. the items it holds).
+        max_weight: A second bound: the entries' total weight (an entry heavier than it
+            is not kept).
     """
 
-    def __init__(self, maxsize: int) -> None:
+    def __init__(
+        self, maxsize: int, weigh: Callable[[V], int] | None = None, max_weight: int | None = None
+    ) -> None:
         self.maxsize = max(1, maxsize)
         self._data: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
+        self._weigh = weigh if max_weight is not None else None
+        self._max_weight = max_weight or 0
+        self._weights: dict[K, int] = {}
+        self.weight = 0
+        """The entries' total weight (0 without ``weigh``)."""
 
     def __len__(self) -> int:
         return len(self._data)
@@ -70,21 +80,38 @@ class LruCache(Generic[K, V]):
     def setdefault(self, key: K, value: V) -> V:
         """The value under ``key`` if present, else ``value`` stored; the least recent may go."""
         with self._lock:
-            found = self._data.get(key)
+            data = self._data
+            found = data.get(key)
             if found is not None:
-                self._data.move_to_end(key)
+                data.move_to_end(key)
                 return found
-            self._data[key] = value
-            if len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
+            if self._weigh is not None:
+                weight = self._weigh(value)
+                if weight > self._max_weight:
+                    return value  # never kept: it alone would push out everything else
+                self._weights[key] = weight
+                self.weight += weight
+                while self.weight > self._max_weight:
+                    self._forget(data.popitem(last=False)[0])
+            data[key] = value
+            if len(data) > self.maxsize:
+                self._forget(data.popitem(last=False)[0])
             return value
+
+    def _forget(self, key: K) -> None:
+        """Drop an entry's weight (lock held)."""
+        if self._weigh is not None:
+            self.weight -= self._weights.pop(key, 0)
 
     def pop(self, key: K) -> V | None:
         """Remove and return the value under ``key`` (``None`` when absent)."""
         with self._lock:
+            self._forget(key)
             return self._data.pop(key, None)
 
     def clear(self) -> None:
         """Drop every entry."""
         with self._lock:
             self._data.clear()
+            self._weights.clear()
+            self.weight = 0

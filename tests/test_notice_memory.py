@@ -12,8 +12,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from ruleweave import RuleSet, RuleweaveConfig
-from ruleweave.session.notices import MATCHED_NOTICES, MATCHED_PATHS
+from ruleweave.session import notices
+from ruleweave.session.notices import MATCHED_PATHS
 from tests import glob_mix
 from tests.conftest import WriteTree
 
@@ -92,19 +95,26 @@ def test_what_is_remembered_is_bounded(write_tree: WriteTree) -> None:
     assert ruleset.notices.for_paths([str(root / "d0/f.ts")])[0].name == "ts"
 
 
-def test_a_path_under_many_rules_is_not_remembered(write_tree: WriteTree) -> None:
-    """A path more than ``MATCHED_NOTICES`` rules call for is worked out at each call (memory stays
-    bounded by notices, not only by paths), and its notices still come once per session."""
-    rules = {
-        f".cursor/rules/r{n:02d}.mdc": f"---\nglobs: '**/*.ts'\n---\nRule {n}."
-        for n in range(MATCHED_NOTICES + 1)
-    }
-    root = write_tree({**rules, ".cursor/rules/one.mdc": "---\nglobs: 'one/*.py'\n---\nOne."})
+def test_what_is_remembered_is_bounded_by_notices_too(
+    write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past ``MATCHED_NOTICES`` notices in all, the least recently touched paths go first; a path
+    that alone calls for more is worked out at each call; notices still come once per session."""
+    monkeypatch.setattr(notices, "MATCHED_NOTICES", 20)
+    files = {f".cursor/rules/ts{n:02d}.mdc": f"---\nglobs: '**/*.ts'\n---\nTS {n}." for n in range(12)}
+    files |= {f".cursor/rules/md{n:02d}.mdc": f"---\nglobs: '**/*.md'\n---\nMD {n}." for n in range(25)}
+    root = write_tree({**files, ".cursor/rules/one.mdc": "---\nglobs: 'one/*.py'\n---\nOne."})
     ruleset = load(root)
     session = ruleset.session("s")
-    many = session.after_tool_call("read", {"path": str(root / "src/a.ts")})
-    assert many is not None and len(many.items) == MATCHED_NOTICES + 1
-    assert session.after_tool_call("read", {"path": str(root / "src/a.ts")}) is None
-    session.after_tool_call("read", {"path": str(root / "one/a.py")})
-    assert str(root / "src/a.ts") not in ruleset.notices._matched
-    assert str(root / "one/a.py") in ruleset.notices._matched
+    remembered = ruleset.notices._matched
+
+    def touch(rel: str) -> int:
+        injection = session.after_tool_call("read", {"path": str(root / rel)})
+        return len(injection.items) if injection else 0
+
+    given = [touch("a.ts"), touch("x.md"), touch("one/a.py"), touch("b.ts"), touch("y.md")]
+    assert given == [12, 25, 1, 0, 0]
+    assert [str(root / rel) in remembered for rel in ("a.ts", "x.md", "one/a.py", "b.ts")] == [
+        False, False, True, True
+    ]
+    assert remembered.weight == 13

@@ -46,12 +46,12 @@ rule folder's description-only rules (as ``rule://`` addresses)."""
 SHAPED_NOTICES = 4_096
 """Notices whose shaping (escaped header and body, template) a rule set remembers."""
 
-MATCHED_PATHS = 4_096
+MATCHED_PATHS = 8_192
 """Touched paths whose notices (before any claim) a rule set remembers."""
 
-MATCHED_NOTICES = 16
-"""The most notices a remembered path may call for: a path under dozens of rules is worked out at
-each call, so that the memory stays within ``MATCHED_PATHS × MATCHED_NOTICES`` notices."""
+MATCHED_NOTICES = 32_768
+"""The most notices those paths may hold together (a few hundred bytes each): the least recently
+touched paths go first, and a path that alone calls for more is worked out at each call."""
 
 
 class Match(NamedTuple):
@@ -217,7 +217,7 @@ class Notices:
         self._content_gated = frozenset(rule.name for rule in scoped if rule.content_regex)
         # What a path calls for follows from the path alone (content gates aside), and agents
         # touch the same files again and again: remembered per path, for every session.
-        self._matched: LruCache[str, _PathFound] = LruCache(MATCHED_PATHS)
+        self._matched: LruCache[str, _PathFound] = LruCache(MATCHED_PATHS, _notices_of, MATCHED_NOTICES)
         self._gate_cache: dict[tuple[str, ...], tuple[Condition, ...]] = {}
         # A notice's shaping (escaped name and body, template, frame) is the same in every session:
         # made once per notice, not at each first touch of every session.
@@ -327,7 +327,7 @@ class Notices:
             return cached
         found, fixed = self._path_matches(path, written)
         entry = (found, tuple([f.match for f in found]))
-        return self._matched.setdefault(path, entry) if fixed and len(found) <= MATCHED_NOTICES else entry
+        return self._matched.setdefault(path, entry) if fixed else entry
 
     def _path_matches(self, path: str, written: Sequence[str]) -> tuple[tuple[_Found, ...], bool]:
         """One path's notices, and whether they follow from the path alone.
@@ -565,6 +565,11 @@ class _Written(Sequence[str]):
 
 _PathFound = tuple[tuple[_Found, ...], tuple[Match, ...]]
 """One path's notices: with their identities, keys and records, and as plain matches."""
+
+
+def _notices_of(entry: _PathFound) -> int:
+    """What a remembered path weighs: its notices (a path that calls for none still costs one)."""
+    return max(1, len(entry[0]))
 
 
 def _facts(rule: Rule) -> tuple[str, str, str, str, str, str]:
