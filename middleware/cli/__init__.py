@@ -35,8 +35,14 @@ COMMANDS: tuple[str, ...] = (
 """Subcommand modules under ``ruleweave.cli``, in help order."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered.
+
+    Args:
+        only: Register this subcommand alone: it parses its own arguments as the whole
+            parser would, without importing every other subcommand's module (a command an
+            agent runs through its shell, like ``ruleweave read``, starts that much sooner).
+    """
     import argparse
     import importlib
 
@@ -45,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Discover a repository's coding-agent rules and weave them into sessions.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         try:
             module = importlib.import_module(f"ruleweave.cli.{name}")
         except ModuleNotFoundError:
@@ -79,7 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ruleweave.cli.common import UsageError, escaped_output
     from ruleweave.errors import ConfigError, StoreError
 
-    parser = build_parser()
+    # A known subcommand is parsed by a parser holding it alone; anything else (``--help``, a typo)
+    # by the whole parser, whose messages list every subcommand.
+    parser = build_parser(arguments[0] if arguments[:1] and arguments[0] in COMMANDS else None)
     try:
         args = parser.parse_args(arguments)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
