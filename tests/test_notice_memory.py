@@ -31,38 +31,40 @@ def fired(ruleset: RuleSet, session: str, path: Path, args: dict[str, str] | Non
     return sorted(i.name for i in injection.items) if injection else []
 
 
-def test_a_content_gate_is_weighed_again_at_every_call(write_tree: WriteTree) -> None:
-    """A Continue ``regex`` rule: a path that did not match it does once its file (or the text a
-    call writes) does, in a later session of the same rule set."""
-    root = write_tree(
+GATED = {
+    "top-level": (
         {
             ".continue/rules/react.md": "---\nname: react\nregex: 'from .react.'\n---\nREACT rule.",
             ".cursor/rules/ts.mdc": "---\nglobs: src/**/*.tsx\n---\nTSX rule.",
             "src/App.tsx": "export const x = 1;\n",
-        }
-    )
-    ruleset = load(root)
-    app = root / "src/App.tsx"
-    assert fired(ruleset, "s1", app) == ["ts"]
-    assert fired(ruleset, "s2", app, {"content": "import React from 'react';"}) == ["react", "ts"]
-    app.write_text("import React from 'react';\n", encoding="utf-8")
-    assert fired(ruleset, "s3", app) == ["react", "ts"]
-
-
-def test_a_content_gate_in_a_nested_folder_too(write_tree: WriteTree) -> None:
-    """The same for a ``regex`` rule of a nested ``.continue/rules`` folder."""
-    root = write_tree(
+        },
+        "src/App.tsx", ["ts"], "import React from 'react';\n", ["react", "ts"],
+    ),
+    "nested folder": (
         {
             ".cursor/rules/py.mdc": "---\nglobs: '**/*.py'\n---\nPY rule.",
             "pkg/.continue/rules/sql.md": "---\nname: sql\nregex: 'SELECT'\n---\nSQL rule.",
             "pkg/q.py": "q = 1\n",
-        }
-    )
+        },
+        "pkg/q.py", ["py"], "q = 'SELECT 1'\n", ["pkg:sql", "py"],
+    ),
+}
+
+
+@pytest.mark.parametrize(("files", "rel", "before", "content", "after"), GATED.values(), ids=list(GATED))
+def test_a_content_gate_is_weighed_again_at_every_call(
+    write_tree: WriteTree, files: dict[str, str], rel: str, before: list[str], content: str, after: list[str]
+) -> None:
+    """A Continue ``regex`` rule (top-level, or in a nested ``.continue/rules`` folder): a path that
+    did not match it does once the text a call writes, or the file on disk, does — in later sessions
+    of the same rule set, which remembered the path's other notices."""
+    root = write_tree(files)
     ruleset = load(root)
-    query = root / "pkg/q.py"
-    assert fired(ruleset, "s1", query) == ["py"]
-    query.write_text("q = 'SELECT 1'\n", encoding="utf-8")
-    assert fired(ruleset, "s2", query) == ["pkg:sql", "py"]
+    path = root / rel
+    assert fired(ruleset, "s1", path) == before
+    assert fired(ruleset, "s2", path, {"content": content}) == after
+    path.write_text(content, encoding="utf-8")
+    assert fired(ruleset, "s3", path) == after
 
 
 def test_remembered_answers_are_the_answers(tmp_path: Path) -> None:
