@@ -74,7 +74,7 @@ def _is_path_key(key: object) -> bool:
     return verdict
 
 
-def default_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
+def default_paths(tool: str, args: Mapping[str, Any]) -> list[str]:
     """Path strings under the well-known argument keys (and one nested level).
 
     Args:
@@ -144,6 +144,10 @@ def call_paths(
     try:
         if not args:  # a hostile mapping may raise even here
             return []
+        if extractor is default_paths and more is None:
+            raws = default_paths(tool, args)  # usable strings already, and it never raises
+            if len(raws) == 1:  # most calls name one path
+                return [absolute(raws[0], cwd)]
         for found in (extractor, more):
             if found is None:
                 continue
