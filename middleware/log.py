@@ -220,7 +220,12 @@ class EventLog:
     @property
     def enabled(self) -> bool:
         """Whether any sink would record an event (lets callers skip building fields)."""
-        return self._json is not None or bool(_captures) or _events_log.enabled_for(_INFO)
+        if self._json is not None or _captures:
+            return True
+        # ``_events_log.enabled_for(_INFO)`` spelled out: asked after every tool call, and the
+        # usual answer is the logger's own cached level check.
+        logger = _events_log._logger or _events_log.stdlib()
+        return logger is not None and logger.isEnabledFor(_INFO) and has_sink(logger, _INFO)
 
     def emit(self, event: str, **fields: Any) -> None:
         """Record one event; never raises (a no-op costing a level check when off)."""

@@ -85,10 +85,18 @@ def default_paths(tool: str, args: Mapping[str, Any]) -> list[str]:
         The strings, in argument order (those read before a mapping that raises did).
     """
     out: list[str] = []
+    memo = _PATH_KEY_MEMO
     try:
         for key, value in args.items():
-            if _is_path_key(key):
-                _strings(value, out)
+            known = memo.get(key) if type(key) is str else None
+            if known is None:
+                known = _is_path_key(key)
+            if known:
+                if type(value) is str:  # the usual call: one path string, checked here
+                    if 0 < len(value) <= MAX_PATH_CHARS and "\x00" not in value and "\n" not in value:
+                        out.append(value)
+                else:
+                    _strings(value, out)
             elif isinstance(value, Mapping):
                 for inner_key, inner in value.items():
                     if _is_path_key(inner_key):

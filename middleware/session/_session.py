@@ -128,7 +128,10 @@ class RuleSession(SessionSteering, SessionStreams):
                 [False] * len(keys),
             )
             won = [m for m, flag in zip(candidates, flags, strict=True) if flag]
-        return self._finish(name, found.args, found.paths, won, self._take_reminders(call_id))
+        reminders = self._take_reminders(call_id) if self._reminders else ()
+        if not won and not reminders and not self.ruleset.events.enabled:
+            return None  # nothing new and nobody listening: most calls end here
+        return self._finish(name, found.args, found.paths, won, reminders)
 
     async def aafter_tool_call(
         self,
@@ -150,13 +153,17 @@ class RuleSession(SessionSteering, SessionStreams):
                 [False] * len(keys),
             )
             won = [m for m, flag in zip(candidates, flags, strict=True) if flag]
-        return self._finish(name, found.args, found.paths, won, self._take_reminders(call_id))
+        reminders = self._take_reminders(call_id) if self._reminders else ()
+        if not won and not reminders and not self.ruleset.events.enabled:
+            return None
+        return self._finish(name, found.args, found.paths, won, reminders)
 
     def _to_claim(
         self, name: str, args: Any, call_id: str | None, given: Collection[str], scope: str | None
     ) -> tuple[CallNotices, list[Match], list[str], list[str]]:
         """A call's notices, those not already given, and their store keys and ledger records."""
-        check_call(name, call_id)
+        if type(name) is not str or (call_id is not None and type(call_id) is not str):
+            check_call(name, call_id)  # subclasses pass; anything else raises, naming the argument
         found = self.ruleset.notices.for_call(name, args)
         if not found.matches:
             return found, [], [], []
@@ -178,8 +185,7 @@ class RuleSession(SessionSteering, SessionStreams):
         won: Sequence[Match],
         reminders: Sequence[TtsrHit] = (),
     ) -> Injection | None:
-        if not won and not reminders and not self.ruleset.events.enabled:
-            return None  # nothing new and nobody listening: most calls end here
+        """The call's event and its injection (callers skip it when nothing was won and nobody listens)."""
         events = self.ruleset.events
         if events.enabled:
             root = self.ruleset.config.root

@@ -92,7 +92,7 @@ class TouchExtractors:
         plan = self._plans.get(tool) if type(tool) is str else None
         if plan is None:
             plan = self._plan(tool)
-        return call_paths(tool, parse_args(args), cwd, *plan)
+        return call_paths(tool, args if type(args) is dict else parse_args(args), cwd, *plan)
 
     def _plan(self, tool: str) -> tuple[Extractor, Extractor | None]:
         """The extractors of a tool's calls: its own or the default, then patch text for edits and writes."""
