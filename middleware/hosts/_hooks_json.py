@@ -121,6 +121,10 @@ class HooksJson:
         """Whether a hook entry runs ``ruleweave hook <agent>`` (``runs_hook``)."""
         return runs_hook(entry, self.agent)
 
+    def spelled(self, entry: dict[str, Any]) -> str:
+        """One of ruleweave's entries as a change line names it: its command."""
+        return repr(entry["command"])
+
     def change(
         self, path: Path, text: str | None, *, command: str, uninstall: bool
     ) -> tuple[str | None, list[str]]:
@@ -217,7 +221,7 @@ class HooksJson:
                 entries = group.get("hooks", [])
                 ours = [entry for entry in entries if self.is_ours(entry)]
                 kept = [entry for entry in entries if entry not in ours]
-                changes.extend(f"{event}: removed {entry['command']!r}" for entry in ours)
+                changes.extend(f"{event}: removed {self.spelled(entry)}" for entry in ours)
                 if kept or not entries:
                     kept_groups.append(group if len(kept) == len(entries) else {**group, "hooks": kept})
             if kept_groups:

@@ -89,11 +89,25 @@ def agent_version() -> tuple[int, ...] | None:
     return parse_version(done.stdout) if done.returncode == 0 else None
 
 
-_SHAPE = HooksJson(
+class _ClaudeHooks(HooksJson):
+    """Claude Code's variant of the shared hook settings: its entries may be ``mcp_tool`` hooks too."""
+
+    def is_ours(self, entry: Any) -> bool:
+        """``settings.is_ours``: a command hook or the MCP server's hook tool."""
+        return is_ours(entry)
+
+    def spelled(self, entry: dict[str, Any]) -> str:
+        """The entry's command, or its ``mcp_tool`` server and tool."""
+        if entry.get("type") == "mcp_tool":
+            return f"mcp_tool {entry.get('server')}/{entry.get('tool')}"
+        return repr(entry.get("command"))
+
+
+_SHAPE = _ClaudeHooks(
     agent=HOST.name, events=HOOK_EVENTS, matchers=dict.fromkeys(TOOL_EVENTS, "*"), error=SettingsError
 )
-"""Claude Code's hook settings as the shared installer declares them. Only its shape check serves here:
-``install`` and ``uninstall`` also write ``mcp_tool`` hooks and the ``read_rule`` permission."""
+"""Claude Code's hook settings as the shared installer declares them: its shape check and its removal
+serve here; ``install`` writes ``mcp_tool`` hooks and the ``read_rule`` permission itself."""
 
 
 def settings_file(scope: str, config: RuleweaveConfig) -> Path:
@@ -147,13 +161,6 @@ def _entry(event: str, command: str, hook_type: str) -> dict[str, Any]:
     return {"type": "command", "command": command}
 
 
-def _spelled(entry: dict[str, Any]) -> str:
-    """An entry in a change line."""
-    if entry.get("type") == "mcp_tool":
-        return f"mcp_tool {entry.get('server')}/{entry.get('tool')}"
-    return repr(entry.get("command"))
-
-
 def install(
     settings: Any, command: str = COMMAND, events: Sequence[str] = HOOK_EVENTS, *, hook_type: str = "command"
 ) -> tuple[dict[str, Any], list[str]]:
@@ -192,13 +199,13 @@ def install(
                         changes.append(f"{event}: re-spelled {entry['command']!r} as {command!r}")
                         entry["command"] = command
                 elif entry != wanted:
-                    changes.append(f"{event}: replaced {_spelled(entry)} by {_spelled(wanted)}")
+                    changes.append(f"{event}: replaced {_SHAPE.spelled(entry)} by {_SHAPE.spelled(wanted)}")
                     group["hooks"][index] = wanted
             continue
         group = {"matcher": "*"} if event in TOOL_EVENTS else {}
         group["hooks"] = [wanted]
         groups.append(group)
-        changes.append(f"{event}: added {_spelled(wanted)}")
+        changes.append(f"{event}: added {_SHAPE.spelled(wanted)}")
     changes.extend(_allow_read_rule(result))
     return result, changes
 
@@ -231,28 +238,7 @@ def uninstall(settings: Any) -> tuple[dict[str, Any], list[str]]:
         SettingsError: The settings have the wrong shape.
     """
     _SHAPE.check(settings)
-    result: dict[str, Any] = copy.deepcopy(settings)
-    hooks = result.get("hooks")
-    if not isinstance(hooks, dict):
-        return result, []
-    changes: list[str] = []
-    for event in list(hooks):
-        kept_groups = []
-        for group in hooks[event]:
-            entries = group.get("hooks", [])
-            kept = [entry for entry in entries if not is_ours(entry)]
-            for entry in entries:
-                if is_ours(entry):
-                    changes.append(f"{event}: removed {_spelled(entry)}")
-            if kept or not entries:
-                kept_groups.append({**group, "hooks": kept} if len(kept) != len(entries) else group)
-        if len(kept_groups) != len(hooks[event]) or kept_groups != hooks[event]:
-            if kept_groups:
-                hooks[event] = kept_groups
-            else:
-                del hooks[event]
-    if not hooks and changes:
-        del result["hooks"]
+    result, changes = _SHAPE.uninstall(settings)
     permissions = result.get("permissions")
     allowed = permissions.get("allow") if isinstance(permissions, dict) else None
     if isinstance(permissions, dict) and isinstance(allowed, list) and READ_RULE in allowed:
