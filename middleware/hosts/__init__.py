@@ -334,7 +334,7 @@ class Host:
         notice_before: Tools whose notices go out with the pre-tool event (the agent adds that context
             before the tool's result), not after it.
         delegation_tools: Tools that start a subagent: their task waits for the subagent's start event.
-        extractors: The module whose ``EXTRACTORS`` (tool → ``Extractor``) and ``extractor_for(tool)``
+        extractors: The module whose ``EXTRACTORS`` (tool → ``Extractor``; ``extractor_for``)
             read the paths of tools whose arguments name them in their own way (a shell command, a
             search pattern, a patch); ``None``: the default extractor alone.
         read_rule_templates: Template defaults saying how a cut rule is read in full at this host (an
@@ -410,8 +410,26 @@ class Host:
         self.context_unit = context_unit
         self.native_names = native_names
 
+    def extractor_for(self, tool: str) -> Any:
+        """The host's own extractor for ``tool`` (``extractors``; names match case-insensitively, as
+        ``TouchExtractors`` registers them), or ``None`` for a tool the default extractor reads."""
+        if self.extractors is None:
+            return None
+        table = _LOWERED.get(self.extractors)
+        if table is None:
+            import sys
+
+            __import__(self.extractors)  # not importlib: the hook's warm path runs without it
+            found = sys.modules[self.extractors].EXTRACTORS
+            table = _LOWERED[self.extractors] = {tool.lower(): fn for tool, fn in found.items()}
+        return table.get(tool.lower())
+
     def __repr__(self) -> str:
         return f"Host({self.name!r})"
+
+
+_LOWERED: dict[str, dict[str, Any]] = {}
+"""Each extractor module's ``EXTRACTORS`` by lower-cased tool name (``Host.extractor_for``)."""
 
 
 def host(name: str) -> Host:

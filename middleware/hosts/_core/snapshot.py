@@ -223,7 +223,7 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
     from ruleweave._kernel.paths import PATCH_KEYS, call_paths, default_paths
 
     if tool.lower() in data["extractors"]:  # a tool the rule set has its own extractor for
-        extractor = _extractor_for(agent, tool)
+        extractor = agent.extractor_for(tool)
         if extractor is None:
             return MISS
     elif any(key in args for key in PATCH_KEYS):
@@ -271,16 +271,6 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
             return None
         return agent.encode(event, CONTEXT, answered[0])
     return None
-
-
-def _extractor_for(agent: Host, tool: str) -> Any:
-    """The host's own extractor for ``tool`` (``Host.extractors``), or ``None``."""
-    if agent.extractors is None:
-        return None
-    import sys
-
-    __import__(agent.extractors)  # not importlib: the warm path runs without it
-    return sys.modules[agent.extractors].extractor_for(tool)
 
 
 def _recorder(

@@ -11,7 +11,7 @@ ending in a file extension, never an option, a URL or a variable.
 
 ``ClaudeCodeHooks`` registers these on its rule set's ``TouchExtractors``;
 the hook's warm path (``snapshot``) picks them the same way
-(``extractor_for``), and both turn what they read into paths with
+(``Host.extractor_for``), and both turn what they read into paths with
 ``ruleweave._kernel.paths.call_paths``. No ``typing`` or ``pathlib`` here:
 the warm path imports this module.
 """
@@ -111,11 +111,3 @@ CLAUDE_CODE_EXTRACTORS: Mapping[str, Extractor] = {
 
 EXTRACTORS = CLAUDE_CODE_EXTRACTORS
 """The host's extractors, by the name ``Host.extractors`` reads."""
-
-_BY_TOOL = {tool.lower(): extractor for tool, extractor in CLAUDE_CODE_EXTRACTORS.items()}
-
-
-def extractor_for(tool: str) -> Extractor | None:
-    """The extractor ``TouchExtractors`` uses for ``tool`` once these are registered (names match
-    case-insensitively), or ``None`` for a tool the default extractor reads."""
-    return _BY_TOOL.get(tool.lower())

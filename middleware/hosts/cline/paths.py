@@ -69,11 +69,3 @@ def run_commands_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:
 
 EXTRACTORS: Mapping[str, Extractor] = {"read_files": read_files_paths, "run_commands": run_commands_paths}
 """Extractors for Cline's tools whose arguments name paths in their own way."""
-
-_BY_TOOL = {tool.lower(): extractor for tool, extractor in EXTRACTORS.items()}
-
-
-def extractor_for(tool: str) -> Extractor | None:
-    """The extractor for ``tool`` (names match case-insensitively), or ``None`` for a tool the default
-    extractor reads."""
-    return _BY_TOOL.get(tool.lower())

@@ -22,11 +22,3 @@ if TYPE_CHECKING:
 
 EXTRACTORS: Mapping[str, Extractor] = {"Bash": bash_paths}
 """Extractors for Codex's tools whose arguments name paths in their own way."""
-
-_BY_TOOL = {tool.lower(): extractor for tool, extractor in EXTRACTORS.items()}
-
-
-def extractor_for(tool: str) -> Extractor | None:
-    """The extractor for ``tool`` (names match case-insensitively), or ``None`` for a tool the default
-    extractor reads."""
-    return _BY_TOOL.get(tool.lower())

@@ -64,9 +64,3 @@ GEMINI_EXTRACTORS: Mapping[str, Extractor] = {
 
 EXTRACTORS = GEMINI_EXTRACTORS
 """The host's extractors, by the name ``Host.extractors`` reads."""
-
-
-def extractor_for(tool: str) -> Extractor | None:
-    """The extractor for ``tool`` (Gemini's names are lower-case), or ``None`` for a tool the default
-    extractor reads."""
-    return GEMINI_EXTRACTORS.get(tool.lower())

@@ -56,9 +56,3 @@ EXTRACTORS: Mapping[str, Extractor] = {
     "apply_patch": patch_text_paths,
 }
 """Extractors for OpenCode's tools whose arguments name paths in their own way."""
-
-
-def extractor_for(tool: str) -> Extractor | None:
-    """The extractor for ``tool`` (names match case-insensitively), or ``None`` for a tool the default
-    extractor reads."""
-    return EXTRACTORS.get(tool.lower())

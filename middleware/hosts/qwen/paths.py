@@ -44,9 +44,3 @@ QWEN_EXTRACTORS: Mapping[str, Extractor] = {
 
 EXTRACTORS = QWEN_EXTRACTORS
 """The host's extractors, by the name ``Host.extractors`` reads."""
-
-
-def extractor_for(tool: str) -> Extractor | None:
-    """The extractor for ``tool`` (Qwen's names are lower-case), or ``None`` for a tool the default
-    extractor reads."""
-    return QWEN_EXTRACTORS.get(tool.lower())

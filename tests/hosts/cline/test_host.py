@@ -16,7 +16,7 @@ import pytest
 
 from ruleweave.hosts import AFTER_TOOL, BEFORE_TOOL, BLOCK, CONTEXT, DENY, NOTE, SESSION_START, host
 from ruleweave.hosts.cline import EVENTS, HOST, REFUSED_INPUT_KEY, encode, read_event
-from ruleweave.hosts.cline.paths import extractor_for, read_files_paths, run_commands_paths
+from ruleweave.hosts.cline.paths import read_files_paths, run_commands_paths
 from ruleweave.session.tool_names import ToolNames
 from tests.hosts.cline.payloads import base, post, pre, read
 
@@ -121,7 +121,7 @@ def test_run_commands_paths_are_the_path_like_words() -> None:
         "commands": ["cat src/a.ts | head", {"command": "sed", "args": ["-n", "1p", "src/b.ts"]}, 7]})
     assert list(got) == ["src/a.ts", "src/b.ts"]
     assert list(run_commands_paths("run_commands", {"command": "cat b.py"})) == ["b.py"]
-    assert extractor_for("READ_FILES") is read_files_paths and extractor_for("editor") is None
+    assert HOST.extractor_for("READ_FILES") is read_files_paths and HOST.extractor_for("editor") is None
 
 
 def test_cline_tools_have_their_kinds() -> None:

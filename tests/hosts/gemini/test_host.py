@@ -28,7 +28,6 @@ from ruleweave.hosts import (
     host,
 )
 from ruleweave.hosts.gemini import HOST, encode, read_event
-from ruleweave.hosts.gemini.paths import extractor_for
 from tests.hosts.gemini import payloads
 
 ROOT = Path("/p")
@@ -140,5 +139,5 @@ def test_the_paths_each_tool_touches(tool: str, args: dict[str, object], expecte
     """Each file tool's arguments name the paths it touched, relative ones under the cwd (Gemini's tool
     declarations: ``file_path``, ``dir_path``, ``pattern``, ``include_pattern``, ``command``, ``include``)."""
     assert tool in HOST.tools
-    extractor = extractor_for(tool) or default_paths
+    extractor = HOST.extractor_for(tool) or default_paths
     assert call_paths(tool, args, "/p", extractor) == expected

@@ -20,7 +20,6 @@ from ruleweave.hosts import (
 )
 from ruleweave.hosts.opencode import HOST, encode, read_event
 from ruleweave.hosts.opencode.native import claude_md_native, user_files
-from ruleweave.hosts.opencode.paths import extractor_for
 from tests.hosts.opencode import payloads
 
 ROOT = Path("/p")
@@ -66,14 +65,14 @@ def test_answers_the_plugin_can_deliver() -> None:
 def test_tool_paths() -> None:
     """grep's ``include``, bash's ``workdir`` and apply_patch's ``patchText`` name paths; read/write/edit
     use ``filePath``, which the default extractor reads."""
-    assert extractor_for("read") is None
-    grep = extractor_for("grep")
+    assert HOST.extractor_for("read") is None
+    grep = HOST.extractor_for("grep")
     assert grep is not None and list(grep("grep", {"pattern": "x", "path": "src", "include": "*.ts"})) == [
         "src", "src/*.ts"]
-    bash = extractor_for("bash")
+    bash = HOST.extractor_for("bash")
     assert bash is not None and list(bash("bash", {"command": "cat a.ts", "workdir": "/p/src"})) == [
         "/p/src", "/p/src/a.ts"]
-    patch = extractor_for("apply_patch")
+    patch = HOST.extractor_for("apply_patch")
     text = "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch"
     assert patch is not None and list(patch("apply_patch", {"patchText": text})) == ["src/a.ts"]
 

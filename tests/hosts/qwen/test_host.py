@@ -24,7 +24,6 @@ from ruleweave.hosts import (
     host,
 )
 from ruleweave.hosts.qwen import HOST, encode, read_event
-from ruleweave.hosts.qwen.paths import extractor_for
 from tests.hosts.qwen import payloads
 
 ROOT = Path("/p")
@@ -94,7 +93,7 @@ def test_tool_paths() -> None:
     """read/write/edit/list read by the default keys; glob and grep_search their pattern under path; a shell
     command its path-like words, relative ones under ``directory``."""
     def touched(tool: str, args: dict[str, object]) -> list[str]:
-        return call_paths(tool, args, "/p", default_paths, extractor_for(tool))
+        return call_paths(tool, args, "/p", default_paths, HOST.extractor_for(tool))
 
     assert touched("read_file", {"file_path": "/p/src/a.ts"}) == ["/p/src/a.ts"]
     assert touched("list_directory", {"path": "/p/src"}) == ["/p/src"]
