@@ -24,7 +24,7 @@ from ruleweave.errors import ConfigError
 from ruleweave.steering import Decision, decide, render_steering, run_tests
 from ruleweave.steering.loader import SpecReport, inspect_spec
 from ruleweave.steering.model import TASK_FACTS
-from ruleweave.steering.quick import remember
+from ruleweave.steering.quick import read_facts, remember
 from ruleweave.steering.trace import require_trace, write_trace
 
 
@@ -157,7 +157,9 @@ def run_test(args: argparse.Namespace) -> int:
 
 def run_decide(args: argparse.Namespace) -> int:
     """``spec decide FILE --input TEXT``: print the decision; 1 when the spec is invalid."""
-    facts = _facts(args.fact)
+    facts, problem = read_facts(args.fact)
+    if problem is not None:
+        raise UsageError(problem)
     report, _, text = _load_text(args)
     spec = report.spec
     if spec is None:
@@ -217,23 +219,6 @@ def _write_trace(directory: str, decision: Decision, report: SpecReport) -> None
     print(f"trace: wrote {written.event_count} event(s) to {written.run_dir}", file=sys.stderr)
     print(f"trace: jsonl {written.trace_jsonl}", file=sys.stderr)
     print(f"trace: summary {written.summary_json}", file=sys.stderr)
-
-
-def _facts(items: list[str]) -> dict[str, bool]:
-    facts: dict[str, bool] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        name, value = name.strip(), value.strip().lower()
-        if not sep:
-            value = "true"
-        if value not in ("true", "false"):
-            raise UsageError(f"--fact {item}: the value must be true or false.")
-        if name not in TASK_FACTS and not name.startswith("x-"):
-            raise UsageError(
-                f"--fact {item}: unknown fact; use one of {', '.join(TASK_FACTS)} or an x- name."
-            )
-        facts[name] = value == "true"
-    return facts
 
 
 def _text(decision: Decision) -> str:

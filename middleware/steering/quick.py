@@ -149,25 +149,30 @@ def _parse(arguments: Sequence[str]) -> tuple[str, str, dict[str, bool], str, bo
     text = values.get("input")
     if len(files) != 1 or text is None:
         return None
-    resolved = _facts(facts)
+    resolved, problem = read_facts(facts)
     cwd = values.get("cwd", ".")
-    if resolved is None or _surrogates(text, *facts, *files, cwd):
+    if problem is not None or _surrogates(text, *facts, *files, cwd):
         return None
     return files[0], text, resolved, cwd, as_json
 
 
-def _facts(items: list[str]) -> dict[str, bool] | None:
-    """``--fact`` values as ``ruleweave.cli.spec`` reads them; None when one is wrong."""
+def read_facts(items: list[str]) -> tuple[dict[str, bool], str | None]:
+    """``--fact NAME[=true|false]`` values (a bare name is true), and the first problem, one sentence.
+
+    ``ruleweave.cli.spec`` reports the problem as a usage error; the warm path leaves such a call to it.
+    """
     facts: dict[str, bool] = {}
     for item in items:
         name, sep, value = item.partition("=")
         name, value = name.strip(), value.strip().lower()
         if not sep:
             value = "true"
-        if value not in ("true", "false") or (name not in TASK_FACTS and not name.startswith("x-")):
-            return None
+        if value not in ("true", "false"):
+            return facts, f"--fact {item}: the value must be true or false."
+        if name not in TASK_FACTS and not name.startswith("x-"):
+            return facts, f"--fact {item}: unknown fact; use one of {', '.join(TASK_FACTS)} or an x- name."
         facts[name] = value == "true"
-    return facts
+    return facts, None
 
 
 def _surrogates(*texts: str) -> bool:
