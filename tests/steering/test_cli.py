@@ -179,3 +179,22 @@ def test_relative_file_resolves_against_cwd(tmp_path: Path) -> None:
     """FILE is read relative to --cwd."""
     write_spec(tmp_path, VALID)
     assert main(["spec", "validate", "skill.spec.yml", "--cwd", str(tmp_path)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        ("needs_login=maybe", "--fact needs_login=maybe: the value must be true or false."),
+        ("bogus", "--fact bogus: unknown fact; use one of "),
+    ],
+)
+def test_a_wrong_fact_is_a_usage_error_on_either_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fact: str, said: str
+) -> None:
+    """A wrong ``--fact`` exits 2 with one sentence, before and after the spec's compiled form is kept
+    (the warm path leaves such a call to the command)."""
+    path = write_spec(tmp_path, VALID)
+    for _ in range(2):
+        assert main(["spec", "decide", str(path), "--input", "browse", "--fact", fact]) == 2
+        assert said in capsys.readouterr().err
+        assert main(["spec", "decide", str(path), "--input", "browse"]) == 0
