@@ -12,7 +12,7 @@ semantics are documented in :mod:`ruleweave.steering.evaluate`.
 
 from __future__ import annotations
 
-from ruleweave.steering.phrases import TASK_FACTS, says_any
+from ruleweave.steering.phrases import TASK_FACTS, first_found, needles
 
 TYPE_CHECKING = False  # not typing's: the warm path of ``spec decide`` imports this module
 if TYPE_CHECKING:
@@ -21,7 +21,10 @@ if TYPE_CHECKING:
 
     from ruleweave.steering.model import SkillSpec
 
-FORMAT = 1
+    # ``(matched, *results)``: see ``outcomes``.
+    Outcome = tuple[Any, ...]
+
+FORMAT = 2
 """The compiled layout; bump it when :func:`compile_spec`'s output changes."""
 
 DEFAULT_ROUTE_REASON = "selected first route by rank/default order"
@@ -76,8 +79,9 @@ def _rule(rule: Any) -> dict[str, Any]:
     return {
         "id": rule.id,
         "empty": when.is_empty(),
-        "any": list(when.user_says_any),
-        "all": [list(group) for group in when.user_says_all_groups],
+        "any": needles(when.user_says_any),
+        "any_only": bool(when.user_says_any) and not (when.user_says_all_groups or facts or when.extensions),
+        "all": [needles(group) for group in when.user_says_all_groups],
         "facts": facts,
         "x": dict(when.extensions),
         "prefer": rule.prefer,
@@ -96,7 +100,7 @@ def evaluate(
     fact: Callable[[str], tuple[bool, str] | None],
     predicates: Mapping[str, Callable[[str, Any], bool]],
 ) -> dict[str, Any]:
-    """Apply the compiled rules to one input.
+    """Apply the compiled rules to one input (:func:`outcomes`, then :func:`apply`).
 
     Args:
         compiled: What :func:`compile_spec` returned.
@@ -112,17 +116,49 @@ def evaluate(
         ``trace`` (``(event, rule, data, detail)`` tuples), all deduplicated as
         the algebra says.
     """
-    state = _State(compiled, text)
+    return apply(compiled, text, outcomes(compiled, text, fact, predicates))
+
+
+def outcomes(
+    compiled: Mapping[str, Any],
+    text: str,
+    fact: Callable[[str], tuple[bool, str] | None],
+    predicates: Mapping[str, Callable[[str, Any], bool]],
+) -> list[Outcome]:
+    """Each rule's outcome on one input, in file order (the arguments of :func:`evaluate`).
+
+    An outcome is ``(matched, *results)``: each check's result in the order checks
+    are made, up to the first miss — the phrase ``user_says_any`` found (or None),
+    each ``user_says_all_groups`` group's phrase, each task fact as ``(value,
+    source)``, each ``x-`` predicate's bool. Everything else in a decision follows
+    from these and the input, so two inputs with equal outcomes (and facts) get
+    equal decisions but for the input.
+    """
     lowered = text.lower()
+    found: list[Outcome] = []
     for rule in compiled["rules"]:
-        matched, checks = _match(rule, text, lowered, fact, predicates)
-        rid = rule["id"]
+        if rule["any_only"]:  # the usual rule, its phrases alone: inline (this runs per user turn)
+            phrase = first_found(lowered, rule["any"])
+            found.append((phrase is not None, phrase))
+        else:
+            found.append(_match(rule, text, lowered, fact, predicates))
+    return found
+
+
+def apply(compiled: Mapping[str, Any], text: str, found: list[Outcome]) -> dict[str, Any]:
+    """The decision the rules' :func:`outcomes` make for ``text`` (what :func:`evaluate` returns)."""
+    state = _State(compiled, text)
+    for rule, outcome in zip(compiled["rules"], found, strict=True):
+        rid, matched = rule["id"], outcome[0]
         state.trace.append(
-            ("rule_evaluated", rid, {"rule_id": rid, "matched": matched}, {"checks": checks})
+            ("rule_evaluated", rid, {"rule_id": rid, "matched": matched}, {"checks": _checks(rule, outcome)})
         )
         if matched:
             state.apply(rule)
     return state.finish()
+
+
+_EMPTY_RULE = (False,)
 
 
 def _match(
@@ -131,27 +167,27 @@ def _match(
     lowered: str,
     fact: Callable[[str], tuple[bool, str] | None],
     predicates: Mapping[str, Callable[[str, Any], bool]],
-) -> tuple[bool, dict[str, Any]]:
-    """Whether a rule's predicate matches, and each check made (stopping at the first miss)."""
-    checks: dict[str, Any] = {}
+) -> Outcome:
+    """A rule's outcome (:func:`outcomes`): every check made, stopping at the first miss."""
     if rule["empty"]:
-        return False, checks
+        return _EMPTY_RULE
+    results: list[Any] = []
     if rule["any"]:
-        phrase = says_any(text, rule["any"])
-        checks["user_says_any"] = phrase
+        phrase = first_found(lowered, rule["any"])
         if phrase is None:
-            return False, checks
+            return False, None
+        results.append(phrase)
     if rule["all"]:
-        hits = [says_any(text, group) for group in rule["all"]]
-        checks["user_says_all_groups"] = hits
-        if any(hit is None for hit in hits):
-            return False, checks
+        hits = [first_found(lowered, group) for group in rule["all"]]
+        results.extend(hits)
+        if None in hits:
+            return (False, *results)
     for name, expected in rule["facts"]:
         found = fact(name)
-        value = found[0] if found is not None else False
-        checks[name] = {"expected": expected, "value": value, "source": found[1] if found else None}
-        if value != expected:
-            return False, checks
+        pair = (found[0], found[1]) if found is not None else (False, None)
+        results.append(pair)
+        if pair[0] != expected:
+            return (False, *results)
     for name, declared in rule["x"].items():
         function = predicates.get(name)
         if function is not None:
@@ -159,10 +195,36 @@ def _match(
         else:
             found = fact(name)
             result = found is not None and isinstance(declared, bool) and found[0] == declared
-        checks[name] = result
+        results.append(result)
         if not result:
-            return False, checks
-    return True, checks
+            return (False, *results)
+    return (True, *results)
+
+
+def _checks(rule: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
+    """Each check an outcome made, by predicate name (the trace's ``rule_evaluated`` detail)."""
+    checks: dict[str, Any] = {}
+    results = iter(outcome[1:])
+    if rule["empty"]:
+        return checks
+    if rule["any"]:
+        phrase = checks["user_says_any"] = next(results)
+        if phrase is None:
+            return checks
+    if rule["all"]:
+        hits = checks["user_says_all_groups"] = [next(results) for _ in rule["all"]]
+        if None in hits:
+            return checks
+    for name, expected in rule["facts"]:
+        value, source = next(results)
+        checks[name] = {"expected": expected, "value": value, "source": source}
+        if value != expected:
+            return checks
+    for name in rule["x"]:
+        result = checks[name] = next(results)
+        if not result:
+            return checks
+    return checks
 
 
 class _State:

@@ -23,12 +23,15 @@ caller passed; with neither it is false, never silently true.
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
+
 from ruleweave.errors import ConfigError
-from ruleweave.steering.algebra import compile_spec, evaluate
+from ruleweave.steering.algebra import apply, compile_spec, outcomes
 from ruleweave.steering.decision import (
     ChoiceView,
     Decision,
@@ -37,16 +40,20 @@ from ruleweave.steering.decision import (
     RuleReason,
     TraceEvent,
 )
-from ruleweave.steering.facts import FactBook, Heuristic
+from ruleweave.steering.facts import FactBook, Heuristic, ResolvedFact
 from ruleweave.steering.model import SkillSpec
+from ruleweave.steering.readonly import ReadOnlyDict, read_only
 
 _Model = TypeVar("_Model", Decision, RouteSelection, RuleReason, TraceEvent)
 
 _MISSING_RANK = 2**63 - 1  # the reference sorts a missing rank as i64::MAX
 
+DECISIONS_PER_SPEC = 1_024
+"""Decisions a spec remembers, by its rules' outcomes (the first made forgotten first)."""
+
 # Each spec is compiled once (specs are frozen); an entry leaves with its spec, so a
 # recycled id() never finds another spec's rules.
-_COMPILED: dict[int, dict[str, Any]] = {}
+_COMPILED: dict[int, tuple[dict[str, Any], dict[tuple[Any, ...], Decision]]] = {}
 
 ExtensionPredicate = Callable[[str, Any], bool]
 """Decides an ``x-`` predicate: called with the user's text and the value the
@@ -75,10 +82,14 @@ def compiled(spec: SkillSpec) -> dict[str, Any]:
     Returns:
         What ``compile_spec(spec, plans=False)`` returns (do not modify it).
     """
+    return _compiled(spec)[0]
+
+
+def _compiled(spec: SkillSpec) -> tuple[dict[str, Any], dict[tuple[Any, ...], Decision]]:
     key = id(spec)
     found = _COMPILED.get(key)
     if found is None:
-        found = _COMPILED[key] = compile_spec(spec, plans=False)
+        found = _COMPILED[key] = (compile_spec(spec, plans=False), {})
         weakref.finalize(spec, _COMPILED.pop, key, None)
     return found
 
@@ -108,22 +119,51 @@ def decide(
         ConfigError: An unknown fact, heuristic or predicate name, or a
             non-boolean fact.
     """
-    for name in predicates or {}:
-        if not name.startswith("x-"):
-            raise ConfigError(f"Predicate functions are for x- predicates only, not {name!r}.")
+    if predicates:
+        for name in predicates:
+            if not name.startswith("x-"):
+                raise ConfigError(f"Predicate functions are for x- predicates only, not {name!r}.")
     book = FactBook(user_text, facts, heuristics)
+    rules, decisions = _COMPILED.get(id(spec)) or _compiled(spec)
+    found = outcomes(rules, user_text, book.pair, predicates or _NONE)
+    # A decision follows from the facts and the rules' outcomes; only the input differs.
+    key = (*book.key(), *found)
+    template = decisions.get(key)
+    if template is None:
+        template = _template(spec, apply(rules, user_text, found), book.resolved())
+        if len(decisions) >= DECISIONS_PER_SPEC:  # the oldest goes (a dict keeps insertion order)
+            with contextlib.suppress(StopIteration):  # another thread emptied it meanwhile
+                decisions.pop(next(iter(decisions)), None)
+        template = decisions.setdefault(key, template)
+    # The copy for this input: ``_trusted`` spelled out twice (this runs per user turn).
+    values = template.__dict__.copy()
+    values["input"] = user_text
+    event = _new(TraceEvent)
+    received = ReadOnlyDict(input=user_text)
+    _set_dict(event, {"event": "input_received", "rule": None, "data": received, "detail": _NONE})
+    _set_fields(event, _EVENT_FIELDS.copy())
+    _set_extra(event, None)
+    _set_private(event, None)
+    values["trace"] = (event, *template.trace[1:])
+    made = _new(Decision)
+    _set_dict(made, values)
+    _set_fields(made, _DECISION_FIELDS.copy())
+    _set_extra(made, None)
+    _set_private(made, None)
+    return made
 
-    def fact(name: str) -> tuple[bool, str] | None:
-        found = book.get(name)
-        return (found.value, found.source) if found is not None else None
 
-    result = evaluate(compiled(spec), user_text, fact, predicates or {})
+_NONE = ReadOnlyDict()
+
+
+def _template(spec: SkillSpec, result: dict[str, Any], resolved: Mapping[str, ResolvedFact]) -> Decision:
+    """The decision ``evaluate`` made, its dicts and lists read-only (other inputs share them)."""
     selection = result["selection"]
     route = spec.route(result["route"])
     # Built without re-validation: every value comes from a validated spec or the algebra.
     return _trusted(Decision, {
         "skill": spec.id,
-        "input": user_text,
+        "input": "",
         "route": result["route"],
         "route_selection": _trusted(RouteSelection, {
             "route": selection["route"], "basis": selection["basis"],
@@ -131,17 +171,16 @@ def decide(
         }) if selection else None,
         "route_order": tuple(result["order"]),
         "forbid": tuple(result["forbid"]),
-        "allow": result["allow"],
+        "allow": read_only(result["allow"]),
         "elicit": tuple(_question(spec, item) for item in result["elicit"]),
         "after_success": tuple(result["after_success"]),
         "matched_rules": tuple(result["matched"]),
         "reasons": tuple(_trusted(RuleReason, {"rule": r, "reason": why}) for r, why in result["reasons"]),
         "plan": route.execution_plan if route is not None else None,
-        "facts": {name: item.value for name, item in book.resolved().items()},
-        "forbidden_by": result["forbidden_by"],
+        "facts": ReadOnlyDict({name: item.value for name, item in resolved.items()}),
+        "forbidden_by": read_only(result["forbidden_by"]),
         "trace": tuple(
-            _trusted(TraceEvent, {"event": event, "rule": rule, "data": data, "detail": detail})
-            for event, rule, data, detail in result["trace"]
+            _event(kind, rule, read_only(data), read_only(more)) for kind, rule, data, more in result["trace"]
         ),
     })
 
@@ -150,14 +189,27 @@ def _trusted(cls: type[_Model], values: dict[str, Any]) -> _Model:
     """``cls.model_construct(**values)`` for ``values`` naming every field, in declaration order.
 
     The same object (these models have no aliases, extras or post-init), without pydantic's
-    per-field loop: a decision builds a dozen trace events, and that loop was a third of it.
+    per-field loop, its slots set through their descriptors: decisions are made per user turn.
     """
-    made = cls.__new__(cls)
-    object.__setattr__(made, "__dict__", values)
-    object.__setattr__(made, "__pydantic_fields_set__", set(values))
-    object.__setattr__(made, "__pydantic_extra__", None)
-    object.__setattr__(made, "__pydantic_private__", None)
+    made = _new(cls)
+    _set_dict(made, values)
+    _set_fields(made, set(values))
+    _set_extra(made, None)
+    _set_private(made, None)
     return made
+
+
+_new = object.__new__
+_EVENT_FIELDS = set(TraceEvent.model_fields)
+_DECISION_FIELDS = set(Decision.model_fields)
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+def _event(kind: str, rule: str | None, data: Mapping[str, Any], detail: Mapping[str, Any]) -> TraceEvent:
+    return _trusted(TraceEvent, {"event": kind, "rule": rule, "data": data, "detail": detail})
 
 
 def _question(spec: SkillSpec, elicitation_id: str) -> ElicitRequest:

@@ -42,12 +42,20 @@ to build one.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
 from ruleweave.errors import ConfigError
-from ruleweave.steering.phrases import KEYWORDS, TASK_FACTS, says, says_any, says_lowered
+from ruleweave.steering.phrases import (
+    KEYWORDS,
+    TASK_FACTS,
+    first_found,
+    needles,
+    says,
+    says_any,
+    says_lowered,
+)
 
 __all__ = [
     "DEFAULT_HEURISTICS",
@@ -78,6 +86,10 @@ class KeywordHeuristic:
     """
 
     keywords: tuple[str, ...]
+    _needles: list[list[str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_needles", needles(self.keywords))  # prepared once, read per turn
 
     def __call__(self, text: str) -> bool:
         """Whether ``text`` mentions any keyword.
@@ -88,7 +100,7 @@ class KeywordHeuristic:
         Returns:
             True when a keyword matches.
         """
-        return says_any(text, self.keywords) is not None
+        return first_found(text.lower(), self._needles) is not None
 
 
 DEFAULT_HEURISTICS: Mapping[str, Heuristic] = MappingProxyType(
@@ -127,6 +139,8 @@ class FactBook:
             or a fact value is not a boolean.
     """
 
+    __slots__ = ("_heuristics", "_resolved", "_text")
+
     def __init__(
         self,
         text: str,
@@ -134,14 +148,17 @@ class FactBook:
         heuristics: Mapping[str, Heuristic] | None = None,
     ) -> None:
         self._text = text
-        self._heuristics = dict(DEFAULT_HEURISTICS)
-        for name, heuristic in (heuristics or {}).items():
-            if name not in TASK_FACTS:
-                known = ", ".join(TASK_FACTS)
-                raise ConfigError(f"Unknown heuristic {name!r}; task facts are {known}.")
-            self._heuristics[name] = heuristic
+        self._heuristics: Mapping[str, Heuristic] = DEFAULT_HEURISTICS  # read, never changed
+        if heuristics:
+            for name in heuristics:
+                if name not in TASK_FACTS:
+                    known = ", ".join(TASK_FACTS)
+                    raise ConfigError(f"Unknown heuristic {name!r}; task facts are {known}.")
+            self._heuristics = {**DEFAULT_HEURISTICS, **heuristics}
         self._resolved: dict[str, ResolvedFact] = {}
-        for name, value in (facts or {}).items():
+        if not facts:
+            return
+        for name, value in facts.items():
             if name not in TASK_FACTS and not name.startswith("x-"):
                 known = ", ".join(TASK_FACTS)
                 raise ConfigError(f"Unknown fact {name!r}; task facts are {known} (or an x- name).")
@@ -163,6 +180,16 @@ class FactBook:
             found = ResolvedFact(bool(self._heuristics[name](self._text)), "heuristic")
             self._resolved[name] = found
         return found
+
+    def pair(self, name: str) -> tuple[bool, FactSource] | None:
+        """:meth:`get` as ``(value, source)``, the form ``ruleweave.steering.algebra`` reads."""
+        found = self.get(name)
+        return (found.value, found.source) if found is not None else None
+
+    def key(self) -> tuple[tuple[str, bool, FactSource], ...]:
+        """Every fact resolved so far as ``(name, value, source)``, in resolution order."""
+        resolved = self._resolved
+        return tuple([(name, item.value, item.source) for name, item in resolved.items()]) if resolved else ()
 
     def resolved(self) -> dict[str, ResolvedFact]:
         """Every fact resolved so far (caller facts and those rules asked for).

@@ -86,9 +86,26 @@ def says_lowered(lowered: str, phrase: str) -> bool:
     """
     needle = _needle(phrase)
     # Most phrases are not in the text at all: one find says so (and then neither is the plural).
-    if not needle or needle not in lowered:
-        return False
+    return bool(needle) and needle in lowered and _said(lowered, needle)
+
+
+def _said(lowered: str, needle: str) -> bool:
+    """``needle``, found in ``lowered``, is there at word boundaries (or with a plural ``s``)."""
     return _bounded(lowered, needle) or (not needle.endswith("s") and _bounded(lowered, needle + "s"))
+
+
+def needles(phrases: Iterable[str]) -> list[list[str]]:
+    """``[needle, phrase]`` for each phrase: what :func:`first_found` reads (JSON-ready)."""
+    return [[_needle(phrase), phrase] for phrase in phrases]
+
+
+def first_found(lowered: str, pairs: Iterable[list[str]]) -> str | None:
+    """The first phrase said in ``lowered`` (text lowercased with ``str.lower``), as :func:`says_any`
+    finds it, over phrases prepared by :func:`needles`."""
+    for needle, phrase in pairs:
+        if needle and needle in lowered and _said(lowered, needle):
+            return phrase
+    return None
 
 
 def says(text: str, phrase: str) -> bool:

@@ -58,6 +58,10 @@ class YamlInt(int):
         made.raw = raw
         return made
 
+    def __reduce__(self) -> tuple[type[YamlInt], tuple[int, str]]:
+        # copy, deepcopy and pickle (a decision's ``allow`` may hold one) rebuild it with its text.
+        return YamlInt, (int(self), self.raw)
+
 
 class YamlFloat(float):
     """A float scalar that remembers how the file spelled it.
@@ -72,6 +76,10 @@ class YamlFloat(float):
         made = super().__new__(cls, value)
         made.raw = raw
         return made
+
+    def __reduce__(self) -> tuple[type[YamlFloat], tuple[float, str]]:
+        # copy, deepcopy and pickle (a decision's ``allow`` may hold one) rebuild it with its text.
+        return YamlFloat, (float(self), self.raw)
 
 
 def scalar_text(value: Any) -> Any:
