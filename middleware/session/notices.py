@@ -165,9 +165,9 @@ class Notices:
         if not paths:
             return CallNotices(mapping, paths, ())
         if len(paths) == 1:  # most calls: the path's own answer, as remembered
-            found, matches = self._one(paths[0], _Written(mapping))
+            found, matches = self._one(paths[0], mapping)
             return CallNotices(mapping, paths, matches, found)
-        several = self._found(paths, _Written(mapping))
+        several = self._found(paths, mapping)
         return CallNotices(mapping, paths, tuple([f.match for f in several]), tuple(several))
 
     def _passes_gate(self, rule: Rule, path: str, written: Sequence[str]) -> bool:
@@ -199,8 +199,10 @@ class Notices:
         """
         return [found.match for found in self._found(paths, written)]
 
-    def _found(self, paths: Iterable[str | Path], written: Sequence[str]) -> list[_Found]:
+    def _found(self, paths: Iterable[str | Path], written: _WrittenOr) -> list[_Found]:
         """``for_paths``, each match with its identity, store key and ledger record."""
+        if isinstance(written, Mapping):
+            written = _Written(written)  # read once for every path, if at all
         out: list[_Found] = []
         seen: set[str] = set()
         for raw in paths:
@@ -210,13 +212,19 @@ class Notices:
                     out.append(entry)
         return out
 
-    def _one(self, raw: str | Path, written: Sequence[str]) -> _PathFound:
-        """One touched path's notices (each source once), remembered when the path alone decides them."""
+    def _one(self, raw: str | Path, written: _WrittenOr) -> _PathFound:
+        """One touched path's notices (each source once), remembered when the path alone decides them.
+
+        ``written`` is the text the call wrote, or the call's arguments to read it from should a
+        content gate ask (most calls are answered from memory and never read it).
+        """
         prefix = self._root_prefix
         path = raw if isinstance(raw, str) and raw.startswith(prefix) else self.in_project(str(raw))
         cached = self._matched.get(path)
         if cached is not None:
             return cached
+        if isinstance(written, Mapping):
+            written = _Written(written)
         found, fixed = self._path_matches(path, written)
         entry = (found, tuple([f.match for f in found]))
         return self._matched.setdefault(path, entry) if fixed else entry
@@ -454,6 +462,9 @@ class _Written(Sequence[str]):
     def __iter__(self) -> Iterator[str]:
         return iter(self._read())
 
+
+_WrittenOr = Sequence[str] | Mapping[str, Any]
+"""The text a call wrote, or its arguments (read through ``_Written`` only when a gate asks)."""
 
 _PathFound = tuple[tuple[_Found, ...], tuple[Match, ...]]
 """One path's notices: with their identities, keys and records, and as plain matches."""
