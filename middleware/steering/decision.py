@@ -135,6 +135,10 @@ class TraceEvent(_Frozen):
 class Decision(_Frozen):
     """What the SkillSpec says about one user turn.
 
+    Decisions whose rules came out the same share their parts (``decide`` remembers
+    one per outcome), so the dicts and lists in a decision are read-only: changing
+    one raises ``TypeError``. They are still ``dict`` and ``list``.
+
     Attributes:
         skill: The spec's id.
         input: The user's text.
