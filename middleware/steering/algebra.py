@@ -12,7 +12,7 @@ semantics are documented in :mod:`ruleweave.steering.evaluate`.
 
 from __future__ import annotations
 
-from ruleweave.steering.phrases import TASK_FACTS, first_found, needles
+from ruleweave.steering.phrases import TASK_FACTS, first_found, needles, said
 
 TYPE_CHECKING = False  # not typing's: the warm path of ``spec decide`` imports this module
 if TYPE_CHECKING:
@@ -137,9 +137,13 @@ def outcomes(
     lowered = text.lower()
     found: list[Outcome] = []
     for rule in compiled["rules"]:
-        if rule["any_only"]:  # the usual rule, its phrases alone: inline (this runs per user turn)
-            phrase = first_found(lowered, rule["any"])
-            found.append((phrase is not None, phrase))
+        if rule["any_only"]:  # the usual rule, its phrases alone: ``first_found`` inline (per user turn)
+            for needle, phrase in rule["any"]:
+                if needle in lowered and needle and said(lowered, needle):
+                    found.append((True, phrase))
+                    break
+            else:
+                found.append(_NOT_SAID)
         else:
             found.append(_match(rule, text, lowered, fact, predicates))
     return found
@@ -159,6 +163,7 @@ def apply(compiled: Mapping[str, Any], text: str, found: list[Outcome]) -> dict[
 
 
 _EMPTY_RULE = (False,)
+_NOT_SAID = (False, None)
 
 
 def _match(

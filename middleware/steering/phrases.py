@@ -86,11 +86,12 @@ def says_lowered(lowered: str, phrase: str) -> bool:
     """
     needle = _needle(phrase)
     # Most phrases are not in the text at all: one find says so (and then neither is the plural).
-    return bool(needle) and needle in lowered and _said(lowered, needle)
+    return bool(needle) and needle in lowered and said(lowered, needle)
 
 
-def _said(lowered: str, needle: str) -> bool:
-    """``needle``, found in ``lowered``, is there at word boundaries (or with a plural ``s``)."""
+def said(lowered: str, needle: str) -> bool:
+    """Whether ``needle`` (a phrase as :func:`needles` prepares it), found in ``lowered``, is there
+    at word boundaries (or with a plural ``s``)."""
     return _bounded(lowered, needle) or (not needle.endswith("s") and _bounded(lowered, needle + "s"))
 
 
@@ -103,7 +104,7 @@ def first_found(lowered: str, pairs: Iterable[list[str]]) -> str | None:
     """The first phrase said in ``lowered`` (text lowercased with ``str.lower``), as :func:`says_any`
     finds it, over phrases prepared by :func:`needles`."""
     for needle, phrase in pairs:
-        if needle and needle in lowered and _said(lowered, needle):
+        if needle in lowered and needle and said(lowered, needle):
             return phrase
     return None
 
