@@ -21,7 +21,9 @@ Per round (≥ 5; every case once per round, so machine load hits all alike), in
 * the glob index alone (``GlobIndex.lookup`` on the path's spellings), like with like;
 * matching alone (``Notices.for_paths``: the index, exclusions, nested lookups);
 * first touch: calls in directories never touched, then the same calls in a fresh
-  session (first touch against repeat);
+  session (first touch against repeat), and the two system calls each new directory
+  needs (``listdir``, ``lstat``) timed alone on the same directories: the part of a
+  first touch no code can skip;
 * a competent precompiled scan: every glob's regex compiled once (``re``), each
   tried on the relative path (30 paths a round: it is slow).
 
@@ -252,6 +254,13 @@ def _fresh(rel: str, directory: str) -> str:
     return f"{head}/{directory}/{name}" if head else f"{directory}/{name}"
 
 
+def _list_directory(path: str) -> None:
+    """The system calls a first touch of ``path``'s new directory makes (``ProjectTree._dir``)."""
+    directory = path.rpartition("/")[0]
+    os.listdir(directory)
+    os.path.islink(directory)
+
+
 def per_call_us(fn: Callable[[str], object], paths: Sequence[str]) -> float:
     """Mean µs of ``fn`` over ``paths``."""
     start = time.perf_counter()
@@ -327,6 +336,9 @@ class Case:
             "match": per_call_us(lambda rel: notices.for_paths((f"{root}/{rel}",)), self.paths),
             "first": per_call_us(self.caller(), self.fresh[round_]),  # directories never touched
             "repeat": per_call_us(self.caller(), self.fresh[round_]),  # the same calls again
+            # What no first touch can skip: listing the new directory and asking whether it is a
+            # link (the two system calls ``ProjectTree`` makes), on those same directories.
+            "listing": per_call_us(_list_directory, [f"{root}/{rel}" for rel in self.fresh[round_]]),
             "scan": per_call_us(self.scan, self.paths[:30]),
         }
         got["steady/floor"] = got["steady"] / got["floor"]
@@ -334,6 +346,8 @@ class Case:
         got["match/floor"] = got["match"] / got["floor"]
         got["lookup/floor"] = got["lookup"] / got["floor"]
         got["first/repeat"] = got["first"] / got["repeat"]
+        got["beyond/repeat"] = (got["first"] - got["listing"]) / got["repeat"]
+        got["listing/repeat"] = got["listing"] / got["repeat"]
         got["scan/steady"] = got["scan"] / got["steady"]
         for key, value in got.items():
             self.samples.setdefault(key, []).append(value)
@@ -358,6 +372,9 @@ ROWS = (
     ("first touch of a directory, µs", "first", "{:9.1f}"),
     ("  the same calls repeated, µs", "repeat", "{:9.1f}"),
     ("  first / repeat", "first/repeat", "{:8.2f}x"),
+    ("  listing the new directory alone, µs", "listing", "{:9.1f}"),
+    ("  listing / repeat (the floor of the above)", "listing/repeat", "{:8.2f}x"),
+    ("  (first − listing) / repeat", "beyond/repeat", "{:8.2f}x"),
     ("precompiled regex scan, µs", "scan", "{:9.0f}"),
     ("  scan / after_tool_call", "scan/steady", "{:8.0f}x"),
 )
