@@ -23,7 +23,7 @@ caller passed; with neither it is false, never silently true.
 
 from __future__ import annotations
 
-import contextlib
+import threading
 import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -51,9 +51,13 @@ _MISSING_RANK = 2**63 - 1  # the reference sorts a missing rank as i64::MAX
 DECISIONS_PER_SPEC = 1_024
 """Decisions a spec remembers, by its rules' outcomes (the first made forgotten first)."""
 
+TRACE_EVENTS_PER_SPEC = 4_096
+"""A second bound: the trace events those decisions hold together (about 1 KB each, measured
+with tracemalloc), so a spec of many rules keeps fewer of them."""
+
 # Each spec is compiled once (specs are frozen); an entry leaves with its spec, so a
 # recycled id() never finds another spec's rules.
-_COMPILED: dict[int, tuple[dict[str, Any], dict[tuple[Any, ...], Decision]]] = {}
+_COMPILED: dict[int, _Compiled] = {}
 
 ExtensionPredicate = Callable[[str, Any], bool]
 """Decides an ``x-`` predicate: called with the user's text and the value the
@@ -82,14 +86,44 @@ def compiled(spec: SkillSpec) -> dict[str, Any]:
     Returns:
         What ``compile_spec(spec, plans=False)`` returns (do not modify it).
     """
-    return _compiled(spec)[0]
+    return _compiled(spec).rules
 
 
-def _compiled(spec: SkillSpec) -> tuple[dict[str, Any], dict[tuple[Any, ...], Decision]]:
+class _Compiled:
+    """A spec as the algebra reads it, and the decisions it made, by outcome (bounded)."""
+
+    __slots__ = ("decisions", "events", "lock", "rules")
+
+    def __init__(self, rules: dict[str, Any]) -> None:
+        self.rules = rules
+        self.decisions: dict[tuple[Any, ...], Decision] = {}
+        self.events = 0  # the trace events the decisions hold
+        self.lock = threading.Lock()  # taken only to remember a new decision
+
+    def remember(self, key: tuple[Any, ...], decision: Decision) -> Decision:
+        """Keep ``decision`` (unless another thread kept one first), the oldest going first."""
+        weight = len(decision.trace)
+        if weight > TRACE_EVENTS_PER_SPEC:
+            return decision  # never kept: it alone would push out every other
+        with self.lock:
+            decisions = self.decisions
+            known = decisions.get(key)
+            if known is not None:
+                return known
+            while decisions and (
+                len(decisions) >= DECISIONS_PER_SPEC or self.events + weight > TRACE_EVENTS_PER_SPEC
+            ):
+                self.events -= len(decisions.pop(next(iter(decisions))).trace)
+            decisions[key] = decision
+            self.events += weight
+        return decision
+
+
+def _compiled(spec: SkillSpec) -> _Compiled:
     key = id(spec)
     found = _COMPILED.get(key)
     if found is None:
-        found = _COMPILED[key] = (compile_spec(spec, plans=False), {})
+        found = _COMPILED[key] = _Compiled(compile_spec(spec, plans=False))
         weakref.finalize(spec, _COMPILED.pop, key, None)
     return found
 
@@ -124,17 +158,13 @@ def decide(
             if not name.startswith("x-"):
                 raise ConfigError(f"Predicate functions are for x- predicates only, not {name!r}.")
     book = FactBook(user_text, facts, heuristics)
-    rules, decisions = _COMPILED.get(id(spec)) or _compiled(spec)
-    found = outcomes(rules, user_text, book.pair, predicates or _NONE)
+    entry = _COMPILED.get(id(spec)) or _compiled(spec)
+    found = outcomes(entry.rules, user_text, book.pair, predicates or _NONE)
     # A decision follows from the facts and the rules' outcomes; only the input differs.
     key = (*book.key(), *found)
-    template = decisions.get(key)
+    template = entry.decisions.get(key)
     if template is None:
-        template = _template(spec, apply(rules, user_text, found), book.resolved())
-        if len(decisions) >= DECISIONS_PER_SPEC:  # the oldest goes (a dict keeps insertion order)
-            with contextlib.suppress(StopIteration):  # another thread emptied it meanwhile
-                decisions.pop(next(iter(decisions)), None)
-        template = decisions.setdefault(key, template)
+        template = entry.remember(key, _template(spec, apply(entry.rules, user_text, found), book.resolved()))
     # The copy for this input: ``_trusted`` spelled out twice (this runs per user turn).
     values = template.__dict__.copy()
     values["input"] = user_text

@@ -161,3 +161,22 @@ def test_remembered_decisions_are_bounded(spec: SkillSpec, monkeypatch: pytest.M
     assert decide(spec, outcomes[0]).trace[-1] is not first.trace[-1]  # forgotten, made again
     latest = decide(spec, outcomes[-1])
     assert decide(spec, outcomes[-1]).trace[-1] is latest.trace[-1]
+
+
+def test_remembered_trace_events_are_bounded(spec: SkillSpec, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decisions kept hold at most ``TRACE_EVENTS_PER_SPEC`` events: older ones go first, and
+    a decision heavier than the bound alone is made afresh each time."""
+    light, middle, heavy = "", "changelog", "release notes, publish now, deploy and build"
+    weights = [len(decide(spec.model_copy(), text).trace) for text in (light, middle, heavy)]
+    bound = weights[1] + 1  # the middle one fits alone, not beside the light one; the heavy never
+    assert weights[0] + weights[1] > bound and weights[2] > bound
+    monkeypatch.setattr(evaluate_module, "TRACE_EVENTS_PER_SPEC", bound)
+    first = decide(spec, light)
+    assert decide(spec, light).trace[-1] is first.trace[-1]
+    made = decide(spec, heavy)
+    same(made, decide(spec.model_copy(), heavy))
+    assert decide(spec, heavy).trace[-1] is not made.trace[-1]  # too heavy to keep
+    assert decide(spec, light).trace[-1] is first.trace[-1]  # and it pushed nothing out
+    other = decide(spec, middle)  # the light one goes to make room
+    assert decide(spec, middle).trace[-1] is other.trace[-1]
+    assert decide(spec, light).trace[-1] is not first.trace[-1]
