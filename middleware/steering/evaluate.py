@@ -92,10 +92,12 @@ def compiled(spec: SkillSpec) -> dict[str, Any]:
 class _Compiled:
     """A spec as the algebra reads it, and the decisions it made, by outcome (bounded)."""
 
-    __slots__ = ("decisions", "events", "lock", "rules")
+    __slots__ = ("decisions", "events", "factless", "lock", "rules")
 
     def __init__(self, rules: dict[str, Any]) -> None:
         self.rules = rules
+        # No rule reads a task fact or an ``x-`` predicate: a turn without facts needs no FactBook.
+        self.factless = not any(rule["facts"] or rule["x"] for rule in rules["rules"])
         self.decisions: dict[tuple[Any, ...], Decision] = {}
         self.events = 0  # the trace events the decisions hold
         self.lock = threading.Lock()  # taken only to remember a new decision
@@ -157,14 +159,20 @@ def decide(
         for name in predicates:
             if not name.startswith("x-"):
                 raise ConfigError(f"Predicate functions are for x- predicates only, not {name!r}.")
-    book = FactBook(user_text, facts, heuristics)
     entry = _COMPILED.get(id(spec)) or _compiled(spec)
-    found = outcomes(entry.rules, user_text, book.pair, predicates or _NONE)
+    if entry.factless and not facts and not heuristics:  # no fact to resolve, none given
+        found = outcomes(entry.rules, user_text, _no_fact, _NONE)
+        key: tuple[Any, ...] = tuple(found)
+        book = None
+    else:
+        book = FactBook(user_text, facts, heuristics)
+        found = outcomes(entry.rules, user_text, book.pair, predicates or _NONE)
+        key = (*book.key(), *found)
     # A decision follows from the facts and the rules' outcomes; only the input differs.
-    key = (*book.key(), *found)
     template = entry.decisions.get(key)
     if template is None:
-        template = entry.remember(key, _template(spec, apply(entry.rules, user_text, found), book.resolved()))
+        resolved = book.resolved() if book is not None else {}
+        template = entry.remember(key, _template(spec, apply(entry.rules, user_text, found), resolved))
     # The copy for this input: ``_trusted`` spelled out twice (this runs per user turn).
     values = template.__dict__.copy()
     values["input"] = user_text
@@ -184,6 +192,11 @@ def decide(
 
 
 _NONE = ReadOnlyDict()
+
+
+def _no_fact(name: str) -> None:
+    """The facts of a turn that has none, for a spec no rule of which reads one."""
+    return None
 
 
 def _template(spec: SkillSpec, result: dict[str, Any], resolved: Mapping[str, ResolvedFact]) -> Decision:

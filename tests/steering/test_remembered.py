@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import ruleweave.steering.evaluate as evaluate_module
-from ruleweave.steering import Decision, SkillSpec, decide, write_trace
+from ruleweave.steering import Decision, SkillSpec, decide, load_spec, write_trace
 from tests.steering.helpers import load
 
 BODY = """\
@@ -180,3 +180,17 @@ def test_remembered_trace_events_are_bounded(spec: SkillSpec, monkeypatch: pytes
     other = decide(spec, middle)  # the light one goes to make room
     assert decide(spec, middle).trace[-1] is other.trace[-1]
     assert decide(spec, light).trace[-1] is not first.trace[-1]
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "specs"
+WORDS = ("browse", "research", "repo", "in sync", "release notes", "publish", "weekly", "login", "deploy",
+         "changelog", "social profile", "test")
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.skill.spec.yml")), ids=lambda p: p.name)
+def test_example_specs_remember_what_they_decide(path: Path) -> None:
+    """The shipped specs (with and without rules that read facts): remembered equals fresh."""
+    spec = load_spec(path)
+    for a, b in itertools.permutations(WORDS, 2):
+        text = f"please {a} and {b}"
+        same(decide(spec, text), decide(spec.model_copy(), text))
