@@ -136,8 +136,9 @@ class Decision(_Frozen):
     """What the SkillSpec says about one user turn.
 
     Decisions whose rules came out the same share their parts (``decide`` remembers
-    one per outcome), so the dicts and lists in a decision are read-only: changing
-    one raises ``TypeError``. They are still ``dict`` and ``list``.
+    one per outcome), so the dicts and lists in a decision (but the first trace
+    event's own ``data``) are read-only: changing one raises ``TypeError``. They are
+    still ``dict`` and ``list``.
 
     Attributes:
         skill: The spec's id.
