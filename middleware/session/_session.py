@@ -122,11 +122,11 @@ class RuleSession(SessionSteering, SessionStreams):
         found, candidates, keys, records = self._to_claim(name, args, call_id, given, claim_scope)
         won: list[Match] = []
         if candidates:
-            flags = self._safely(
-                "claim",
-                lambda: self.store.claim_many(self.session_id, keys, call_id=call_id, records=records),
-                [False] * len(keys),
-            )
+            try:  # ``_safely`` spelled out: this runs after every tool call that touched a rule
+                flags = self.store.claim_many(self.session_id, keys, call_id=call_id, records=records)
+            except Exception as exc:  # fail-open, as ``_safely``
+                self._emit("store_error", operation="claim", error=f"{type(exc).__name__}: {exc}")
+                flags = [False] * len(keys)
             won = [m for m, flag in zip(candidates, flags, strict=True) if flag]
         reminders = self._take_reminders(call_id) if self._reminders else ()
         if not won and not reminders and not self.ruleset.events.enabled:
