@@ -150,7 +150,7 @@ class SessionCore:
         try:
             return call()
         except Exception as exc:
-            self._emit("store_error", operation=operation, error=f"{type(exc).__name__}: {exc}")
+            self._store_failed(operation, exc)
             return fallback
 
     async def _asafely(self, operation: str, call: Callable[[], Awaitable[_T]], fallback: _T) -> _T:
@@ -158,8 +158,12 @@ class SessionCore:
         try:
             return await call()
         except Exception as exc:
-            self._emit("store_error", operation=operation, error=f"{type(exc).__name__}: {exc}")
+            self._store_failed(operation, exc)
             return fallback
+
+    def _store_failed(self, operation: str, exc: Exception) -> None:
+        """The ``store_error`` event of a store call that raised (for hot paths that inline ``_safely``)."""
+        self._emit("store_error", operation=operation, error=f"{type(exc).__name__}: {exc}")
 
 
 def check_call(name: object, call_id: object = None) -> None:

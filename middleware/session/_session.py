@@ -125,7 +125,7 @@ class RuleSession(SessionSteering, SessionStreams):
             try:  # ``_safely`` spelled out: this runs after every tool call that touched a rule
                 flags = self.store.claim_many(self.session_id, keys, call_id=call_id, records=records)
             except Exception as exc:  # fail-open, as ``_safely``
-                self._emit("store_error", operation="claim", error=f"{type(exc).__name__}: {exc}")
+                self._store_failed("claim", exc)
                 flags = [False] * len(keys)
             won = [m for m, flag in zip(candidates, flags, strict=True) if flag]
         reminders = self._take_reminders(call_id) if self._reminders else ()

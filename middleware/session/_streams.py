@@ -70,7 +70,7 @@ class SessionStreams(SessionCore):
             try:
                 hit = watcher.watch(source, delta, tool=tool, call_id=call_id, args=args)
             except Exception as exc:  # fail-open, as ``_safely``
-                self._emit("store_error", operation="ttsr", error=f"{type(exc).__name__}: {exc}")
+                self._store_failed("ttsr", exc)
                 hit = None
         if hit is not None:
             self._log_hit(hit)
