@@ -2,9 +2,11 @@
 
 1. The command (the console script, a fresh process per call) on
    ``examples/specs/web-research.skill.spec.yml``, against ``python -c pass``:
-   the first call on a spec (the full command: YAML, pydantic, validation; it
-   keeps the compiled spec) and every later call (the warm path,
-   ``ruleweave.steering.quick``), each round timing the three side by side.
+   the first call on a spec (YAML, the checks and the grammar's table, no
+   pydantic; it keeps the compiled spec), every later call (the kept spec),
+   both ``ruleweave.steering.quick``, and the full way through the parser and
+   the pydantic models (``ruleweave.cli.parse_and_run``: what a spec the table
+   leaves to the models costs), each round timing the four side by side.
 2. ``decide`` in process on every example spec, over generated inputs, in µs
    per decision (docs/steering.md#speed).
 3. With ``--reference PATH``: the SkillSpec reference implementation's
@@ -51,21 +53,33 @@ def timed(command: list[str], env: dict[str, str]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+FULL = "import sys; from ruleweave.cli import parse_and_run; sys.exit(parse_and_run(sys.argv[1:]))"
+
+
 def command_rounds(rounds: int) -> None:
-    bare, first, warm = [], [], []
-    decide = [str(SCRIPT), "spec", "decide", str(SPEC), "--input", INPUT]
+    bare: list[float] = []
+    first: list[float] = []
+    warm: list[float] = []
+    full: list[float] = []
+    arguments = ["spec", "decide", str(SPEC), "--input", INPUT]
     for _ in range(rounds):
         state = tempfile.mkdtemp(prefix="rw-bench-")
         env = {**os.environ, "RULEWEAVE_STATE_DIR": state}
         try:
             bare.append(timed([sys.executable, "-c", "pass"], env))
-            first.append(timed(decide, env))
-            warm.append(timed(decide, env))
+            first.append(timed([str(SCRIPT), *arguments], env))
+            warm.append(timed([str(SCRIPT), *arguments], env))
+            full.append(timed([sys.executable, "-c", FULL, *arguments], env))
         finally:
             shutil.rmtree(state, ignore_errors=True)
     print(f"ruleweave spec decide, {rounds} rounds (ms; ratio to python -c pass in the same round)")
     print(f"  {'':28}{'min':>9}{'median':>9}{'ratio min':>11}{'ratio med':>11}")
-    rows = (("python -c pass", bare), ("first call (full)", first), ("later call (warm)", warm))
+    rows = (
+        ("python -c pass", bare),
+        ("first call", first),
+        ("later call (kept)", warm),
+        ("full way (pydantic)", full),
+    )
     for name, samples in rows:
         ratios = [value / base for value, base in zip(samples, bare, strict=True)]
         print(

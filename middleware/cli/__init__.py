@@ -76,12 +76,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments[1] in HOSTS:
             return _hook(arguments[1], arguments[2:], exit_now=argv is None)
     if arguments[:2] == ["spec", "decide"]:
-        # A spec decided before is answered from its compiled form, without the parser or pydantic.
+        # A spec is decided from its compiled form (kept, or checked against the grammar's table),
+        # without the parser or pydantic; the full command explains what that path does not take.
         from ruleweave.steering.quick import answer
 
         code = answer(arguments[2:])
         if code is not None:
             return code
+    return parse_and_run(arguments)
+
+
+def parse_and_run(argv: Sequence[str]) -> int:
+    """Run the CLI through its argument parser alone, without :func:`main`'s fast paths.
+
+    ``main`` answers ``hook AGENT`` without the parser and ``spec decide``
+    without pydantic when it can; both print what this prints, and tests
+    compare the two.
+
+    Args:
+        argv: Arguments without the program name.
+
+    Returns:
+        0 ok, 1 findings or failures, 2 usage or unreadable input.
+    """
+    arguments = list(argv)
     from ruleweave.cli.common import UsageError, escaped_output
     from ruleweave.errors import ConfigError, StoreError
 

@@ -1,9 +1,9 @@
 """The SkillSpec v0 rule algebra on plain data, standard library only.
 
 :func:`compile_spec` turns a validated :class:`~ruleweave.steering.model.SkillSpec`
-into dicts, lists and strings (JSON-ready once ``allow`` values are); :func:`evaluate`
-runs the rules over one input and returns plain results and the trace. The
-library's :func:`ruleweave.steering.decide` wraps them in a
+(:func:`compile_plain` its plain form) into dicts, lists and strings (JSON-ready
+once ``allow`` values are); :func:`evaluate` runs the rules over one input and
+returns plain results and the trace. The library's :func:`ruleweave.steering.decide` wraps them in a
 :class:`~ruleweave.steering.decision.Decision`; ``ruleweave spec decide``'s warm
 path (:mod:`ruleweave.steering.quick`) evaluates a compiled spec it kept on disk,
 without building the pydantic models. One copy of the algebra serves both; the
@@ -34,64 +34,92 @@ _MISSING_RANK = 2**63 - 1  # the reference sorts a missing rank as i64::MAX
 
 
 def compile_spec(spec: SkillSpec, plans: bool = True) -> dict[str, Any]:
-    """A validated spec as the plain data :func:`evaluate` reads.
+    """A validated spec as the plain data :func:`evaluate` reads (:func:`compile_plain` of its dump).
 
     Args:
         spec: A validated document.
-        plans: Include each route's execution plan as JSON (``model_dump``; the
-            library's ``decide`` reads the model's plan instead and skips it).
+        plans: Include each route's execution plan as JSON (the library's
+            ``decide`` reads the model's plan instead and skips it).
+
+    Returns:
+        What :func:`compile_plain` returns.
+    """
+    return compile_plain(spec.model_dump(by_alias=True), plans)
+
+
+def compile_plain(document: Mapping[str, Any], plans: bool = True) -> dict[str, Any]:
+    """A validated document's plain form as the data :func:`evaluate` reads.
+
+    Args:
+        document: ``SkillSpec.model_dump(by_alias=True)``, or the same from
+            :func:`ruleweave.steering.plain.plain_spec` (``spec decide``'s first call).
+        plans: Include each route's execution plan as JSON.
 
     Returns:
         A dict: ``id``, ``schema``, ``order`` (route ids by rank), ``plans``
         (route id → plan JSON or None, first route of an id wins), ``rules``,
         ``elicitations`` and ``trace_required``.
     """
-    ranked = sorted(spec.routes, key=lambda r: _MISSING_RANK if r.rank is None else r.rank)
+    ranked = sorted(
+        document["routes"], key=lambda route: _MISSING_RANK if route["rank"] is None else route["rank"]
+    )
     routes: dict[str, Any] = {}
-    for route in spec.routes:
-        if route.id not in routes:
-            plan = route.execution_plan
-            routes[route.id] = plan.model_dump(mode="json", by_alias=True) if plans and plan else None
+    for route in document["routes"]:
+        if route["id"] not in routes:
+            plan = route["execution_plan"]
+            routes[route["id"]] = _json_ready(plan) if plans and plan is not None else None
+    trace = document["trace"]
     return {
         "format": FORMAT,
-        "id": spec.id,
-        "schema": spec.schema_,
-        "order": [route.id for route in ranked],
+        "id": document["id"],
+        "schema": document["schema"],
+        "order": [route["id"] for route in ranked],
         "plans": routes,
-        "rules": [_rule(rule) for rule in spec.rules],
+        "rules": [_rule(rule) for rule in document["rules"]],
         "elicitations": {
             key: {
-                "question": item.question,
+                "question": item["question"],
                 "choices": [
-                    {"id": c.id, "label": c.label, "description": c.description} for c in item.choices
+                    {"id": c["id"], "label": c["label"], "description": c["description"]}
+                    for c in item["choices"]
                 ],
-                "default": item.default,
+                "default": item["default"],
             }
-            for key, item in spec.elicitations.items()
+            for key, item in document["elicitations"].items()
         },
-        "trace_required": bool(spec.trace is not None and spec.trace.required),
+        "trace_required": bool(trace is not None and trace["required"]),
     }
 
 
-def _rule(rule: Any) -> dict[str, Any]:
-    when = rule.when
-    facts = [[name, getattr(when, name)] for name in TASK_FACTS if getattr(when, name) is not None]
+def _rule(rule: Mapping[str, Any]) -> dict[str, Any]:
+    when = rule["when"]
+    facts = [[name, when[name]] for name in TASK_FACTS if when[name] is not None]
+    phrases, groups, extensions = when["user_says_any"], when["user_says_all_groups"], when["extensions"]
     return {
-        "id": rule.id,
-        "empty": when.is_empty(),
-        "any": needles(when.user_says_any),
-        "any_only": bool(when.user_says_any) and not (when.user_says_all_groups or facts or when.extensions),
-        "all": [needles(group) for group in when.user_says_all_groups],
+        "id": rule["id"],
+        "empty": not (phrases or groups or facts or extensions),  # Predicate.is_empty
+        "any": needles(phrases),
+        "any_only": bool(phrases) and not (groups or facts or extensions),
+        "all": [needles(group) for group in groups],
         "facts": facts,
-        "x": dict(when.extensions),
-        "prefer": rule.prefer,
-        "route_order": list(rule.route_order),
-        "forbid": list(rule.forbid),
-        "allow": dict(rule.allow),
-        "elicit": list(rule.elicit),
-        "after_success": list(rule.after_success),
-        "reason": rule.reason,
+        "x": dict(extensions),
+        "prefer": rule["prefer"],
+        "route_order": list(rule["route_order"]),
+        "forbid": list(rule["forbid"]),
+        "allow": dict(rule["allow"]),
+        "elicit": list(rule["elicit"]),
+        "after_success": list(rule["after_success"]),
+        "reason": rule["reason"],
     }
+
+
+def _json_ready(value: Any) -> Any:
+    """A plan's plain form as ``model_dump(mode="json")`` gives it: lists for tuples (plans hold text)."""
+    if isinstance(value, dict):
+        return {key: _json_ready(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
+        return [_json_ready(item) for item in value]
+    return value
 
 
 def evaluate(

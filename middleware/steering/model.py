@@ -52,8 +52,6 @@ SCHEMA = "skillspec/v0"
 EXTENSION_PREFIX = "x-"
 """Predicates starting with this are extensions, evaluated by the caller."""
 
-ACTION_SECTIONS: tuple[str, ...] = ("commands", "recipes", "code", "closures")
-"""Top-level sections whose keys ``after_success`` may reference."""
 
 class Handoff(StrictModel):
     """A transfer of work to another skill.

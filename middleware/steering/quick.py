@@ -1,13 +1,20 @@
-"""``ruleweave spec decide``'s warm path: a compiled SkillSpec kept on disk, decided without pydantic.
+"""``ruleweave spec decide`` without pydantic: a compiled SkillSpec kept on disk, or checked from the table.
 
 Reading a SkillSpec builds the pydantic models of the whole grammar, which
-costs many times Python's own start-up; a decision needs none of them. After
-the full command decides on a valid spec, :func:`remember` writes the spec's
-compiled form (:func:`ruleweave.steering.algebra.compile_spec`) to
-``<state dir>/spec-decide/<key>.json``, the key being a BLAKE2b hash of the spec's
-bytes and of this ruleweave's steering code. :func:`answer` reads the spec,
-finds that file and decides with :mod:`~ruleweave.steering.algebra` and
-:mod:`~ruleweave.steering.render`: the same code, so the same bytes out.
+costs many times Python's own start-up; a decision needs none of them. A
+valid spec's compiled form (:func:`ruleweave.steering.algebra.compile_plain`)
+is kept in ``<state dir>/spec-decide/<key>.json``, the key being a BLAKE2b hash
+of the spec's bytes and of this ruleweave's steering code. :func:`answer`
+reads the spec, finds that file and decides with :mod:`~ruleweave.steering.algebra`
+and :mod:`~ruleweave.steering.render`: the same code, so the same bytes out.
+
+When there is no such file (the first call on a spec, or after an edit),
+:func:`answer` checks the spec itself: the full command's reader, YAML
+reading and cross-reference checks, with the grammar's table
+(:mod:`ruleweave.steering.plain`) in place of the models. It writes the file
+and decides. A spec the table cannot vouch for, or with any problem, goes
+the full way, which explains the problem and, for a valid spec, writes the
+file too (:func:`remember`).
 
 Only specs whose verdict depends on their own text alone are kept: no
 ``imports``, ``resources``, ``code`` or file dependencies (those name other
@@ -29,7 +36,7 @@ except ImportError:  # pragma: no cover - an interpreter built without it
     from hashlib import blake2b
 
 from ruleweave._kernel.state import state_directory
-from ruleweave.steering.algebra import FORMAT, compile_spec, decision_json, evaluate
+from ruleweave.steering.algebra import FORMAT, compile_plain, decision_json, evaluate
 from ruleweave.steering.phrases import KEYWORDS, TASK_FACTS, says_any
 
 TYPE_CHECKING = False  # not typing's: this module is the warm path
@@ -46,8 +53,8 @@ MAX_SPEC_BYTES = 64 * 1024 * 1024
 """As ``ruleweave.cli.common.MAX_INPUT_BYTES``: a larger spec goes the full way (and is refused there)."""
 
 _CODE = (
-    "algebra.py", "crossrefs.py", "fields.py", "loader.py", "model.py", "phrases.py",
-    "sections.py", "validation.py", "yamldoc.py",
+    "algebra.py", "crossrefs.py", "fields.py", "loader.py", "model.py", "phrases.py", "plain.py",
+    "sections.py", "shapes.py", "validation.py", "yamldoc.py",
 )  # the modules that decide what a spec compiles to: an edit or upgrade of one changes the key
 
 _VALUED = {"--input": "input", "--fact": "fact", "--import-root": "import_root", "--cwd": "cwd"}
@@ -66,10 +73,16 @@ def answer(arguments: Sequence[str]) -> int | None:
     if options is None:
         return None
     file, text, facts, cwd, as_json = options
-    raw = _read(file if os.path.isabs(file) else os.path.join(cwd, file))
+    path = file if os.path.isabs(file) else os.path.join(cwd, file)
+    raw = _read(path)
     if raw is None:
         return None
-    compiled = _load(_key(raw))
+    compiled = _load(_key(raw))  # kept by an earlier call
+    if compiled is None:
+        try:
+            compiled = _first(raw, path)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError):
+            compiled = None  # never a crash here: the full command reads it and reports what it finds
     if compiled is None:
         return None
     try:
@@ -87,20 +100,60 @@ def remember(spec: SkillSpec, text: str) -> None:
         spec: The validated document.
         text: The spec's text, as read.
     """
-    if spec.imports or spec.resources or spec.code or (spec.trace is not None and spec.trace.required):
-        return
-    if any(dependency.kind == "file" for dependency in spec.dependencies.values()):
-        return
-    from pydantic_core import to_jsonable_python
+    _keep(spec.model_dump(by_alias=True), text)
 
-    compiled = compile_spec(spec)
+
+def _first(raw: bytes, path: str) -> dict[str, Any] | None:
+    """The first call on a spec: check it without pydantic, keep it, and return what :func:`_load` would.
+
+    The checks are the full command's, but for the models': the same text
+    (:func:`_read` refuses what ``read_text`` refuses, and the rest is UTF-8), the
+    same YAML reading and cross-reference checks, and :func:`~ruleweave.steering.plain.plain_spec`
+    for the shape, which vouches only for what the models accept. Anything it is
+    not sure of, any problem, and any spec :func:`_keep` would not keep is None:
+    the full command answers, explaining the problem.
+    """
+    from ruleweave.steering.crossrefs import check_references
+    from ruleweave.steering.plain import plain_spec
+    from ruleweave.steering.yamldoc import read_yaml
+
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    document = read_yaml(text, path)
+    if document.issues or document.merge_keys or not isinstance(document.data, dict):
+        return None
+    plain = plain_spec(document.data)
+    if plain is None or check_references(document.data, document.source):
+        return None
+    return _keep(plain, text)
+
+
+def _keep(document: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+    """Write a valid document's compiled form under its text's key, and return it as :func:`_load` reads it.
+
+    Args:
+        document: The document's plain form (``SkillSpec.model_dump(by_alias=True)``).
+        text: The spec's text, as read.
+
+    Returns:
+        The compiled form read back from its JSON; None for a document whose
+        verdict depends on other files (nothing is written).
+    """
+    trace = document["trace"]
+    if document["imports"] or document["resources"] or document["code"] or (trace and trace["required"]):
+        return None
+    if any(dependency["kind"] == "file" for dependency in document["dependencies"].values()):
+        return None
+    compiled = compile_plain(document)
     for rule in compiled["rules"]:
-        rule["allow"] = to_jsonable_python(rule["allow"], fallback=str)
-        rule["x"] = to_jsonable_python(rule["x"], fallback=str)
+        rule["allow"] = _jsonable(rule["allow"])
+        rule["x"] = _jsonable(rule["x"])
     try:
         data = json.dumps(compiled, ensure_ascii=False, allow_nan=True)
     except (TypeError, ValueError):
-        return
+        return None
     folder = os.path.join(_state_dir(), FOLDER)
     target = os.path.join(folder, _key(text.encode("utf-8")) + ".json")
     scratch = f"{target}.{os.getpid()}.tmp"
@@ -114,6 +167,27 @@ def remember(spec: SkillSpec, text: str) -> None:
 
         with contextlib.suppress(OSError):
             os.unlink(scratch)
+    loaded: dict[str, Any] = json.loads(data)
+    return loaded
+
+
+def _jsonable(value: Any) -> Any:
+    """A YAML value as JSON data: plain numbers for the spelled ones (``YamlInt``), lists, else text.
+
+    What ``pydantic_core.to_jsonable_python(value, fallback=str)`` gives for what
+    the YAML reader builds, without importing pydantic.
+    """
+    if value is None or type(value) in (str, bool, int, float):
+        return value
+    if isinstance(value, dict):
+        return {key if isinstance(key, str) else str(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, int):  # YamlInt; bool cannot be subclassed
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
 
 
 def _parse(arguments: Sequence[str]) -> tuple[str, str, dict[str, bool], str, bool] | None:

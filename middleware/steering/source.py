@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ruleweave.steering.issue import SpecIssue
 
@@ -12,9 +11,11 @@ YamlPath = tuple[str | int, ...]
 """A position in the document: mapping keys and list indexes from the root."""
 
 
-@dataclass(frozen=True, slots=True)
-class SourceMap:
+class SourceMap(NamedTuple):
     """Where each key and list item of a document starts.
+
+    A NamedTuple, as :class:`~ruleweave.steering.issue.SpecIssue`: ``spec decide``'s
+    first call reads a spec without importing ``dataclasses`` (and ``inspect``).
 
     Attributes:
         file: The document's path or label.

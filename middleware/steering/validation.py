@@ -31,14 +31,19 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ruleweave.steering.issue import SpecIssue
-from ruleweave.steering.model import ACTION_SECTIONS, Expectation
+from ruleweave.steering.shapes import SHAPES
 from ruleweave.steering.source import SourceMap, YamlPath, describe
 from ruleweave.steering.yamldoc import scalar_text
 
 IDENTIFIER = re.compile(r"[a-z][a-z0-9_.\-]*")
 """SkillSpec identifiers: a lowercase letter, then lowercase letters, digits, ``_ - .``."""
 
-_ASSERTIONS = frozenset(Expectation.model_fields)
+ACTION_SECTIONS: tuple[str, ...] = ("commands", "recipes", "code", "closures")
+"""Top-level sections whose keys ``after_success`` may reference."""
+
+# Expectation's fields, from the grammar's table: these checks run on ``spec decide``'s first call,
+# which builds no pydantic model.
+_ASSERTIONS = frozenset(field[0] for field in SHAPES["Expectation"]["fields"])
 
 
 def text(value: Any) -> str | None:

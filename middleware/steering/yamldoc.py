@@ -20,8 +20,7 @@ implementation (serde_yaml 0.9) reads it:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -103,9 +102,8 @@ def scalar_text(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class YamlDocument:
-    """A parsed document.
+class YamlDocument(NamedTuple):
+    """A parsed document (a NamedTuple, as :class:`~ruleweave.steering.source.SourceMap`).
 
     Attributes:
         data: The value the document holds (``None`` when it is empty or broken).

@@ -1,16 +1,18 @@
-"""``ruleweave spec decide``'s warm path (steering.quick): the full command's bytes, without pydantic."""
+"""``spec decide`` without pydantic (steering.quick): the full command's bytes, first call or later."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from ruleweave.cli import main
+from ruleweave.cli import main, parse_and_run
+from ruleweave.steering.algebra import FORMAT
 from ruleweave.steering.quick import FOLDER, answer
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "specs"
@@ -49,7 +51,8 @@ rules:
   - id: all_groups
     when: {user_says_all_groups: [[repo, ticket], [sync]]}
     route_order: [local, remote]
-    allow: {search: 1.50, depth: 0x1F, flag: true, nested: {a: [1, two]}}
+    allow: {search: 1.50, depth: 0x1F, flag: true, nested: {a: [1, two]}, ceiling: -.inf, day: 2024-01-01,
+            none: null}
     reason: Both groups.
   - id: extension
     when: {x-custom: true}
@@ -75,15 +78,22 @@ closures:
 
 
 def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    code = main(args)
+    """The full command: the parser and the models, never steering.quick."""
+    code = parse_and_run(args)
     return code, capsys.readouterr().out
 
 
+def _kept(home: Path) -> list[Path]:
+    folder = home / ".local" / "state" / "ruleweave" / FOLDER
+    return sorted(folder.iterdir()) if folder.exists() else []
+
+
 @pytest.mark.parametrize("spec", [*sorted(EXAMPLES.glob("*.skill.spec.yml")), "extended"], ids=str)
-def test_warm_answer_is_byte_identical_to_the_full_command(
-    spec: Path | str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_first_and_warm_answers_are_byte_identical_to_the_full_command(
+    spec: Path | str, tmp_path: Path, capsys: pytest.CaptureFixture[str], isolated_home: Path
 ) -> None:
-    """Text and --json, with caller facts, control characters and tags: the same bytes, warm or full."""
+    """Text and --json, with caller facts, control characters and tags: the same bytes from the full
+    command, from a first call (nothing kept: checked against the table) and from a later one."""
     if spec == "extended":
         spec = tmp_path / "skill.spec.yml"
         spec.write_text(EXTENDED, encoding="utf-8")
@@ -95,28 +105,66 @@ def test_warm_answer_is_byte_identical_to_the_full_command(
                 args = [str(spec), "--input", text, *facts, *as_json]
                 code, full = _run(["spec", "decide", *args], capsys)
                 assert code == 0
-                warm = answer(args)
+                shutil.rmtree(isolated_home / ".local" / "state" / "ruleweave" / FOLDER, ignore_errors=True)
+                first = answer(args)
                 if not self_contained:
-                    assert warm is None  # imports name other files: always the full way
+                    assert first is None  # imports name other files: always the full way
                     continue
-                assert warm == 0, args
+                assert first == 0, args
+                assert capsys.readouterr().out == full, args
+                assert len(_kept(isolated_home)) == 1  # the first call kept it
+                assert answer(args) == 0, args
                 assert capsys.readouterr().out == full, args
 
 
-def test_a_changed_spec_is_decided_again_in_full(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The snapshot is keyed by the spec's bytes: an edit misses; the full command answers the new text."""
+def test_a_changed_spec_is_checked_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], isolated_home: Path
+) -> None:
+    """The snapshot is keyed by the spec's bytes: an edit misses and the new text is checked and
+    kept; an edit that breaks it goes the full way, which names the problem."""
     spec = tmp_path / "skill.spec.yml"
     spec.write_text(EXTENDED, encoding="utf-8")
     args = [str(spec), "--input", "sync the repo"]
-    _run(["spec", "decide", *args], capsys)
     assert answer(args) == 0
-    capsys.readouterr()
+    assert "Both groups." in capsys.readouterr().out
     spec.write_text(EXTENDED.replace("Both groups.", "Changed."), encoding="utf-8")
-    assert answer(args) is None
-    code, out = _run(["spec", "decide", *args], capsys)
-    assert code == 0 and "Changed." in out
     assert answer(args) == 0
     assert "Changed." in capsys.readouterr().out
+    assert len(_kept(isolated_home)) == 2
+    spec.write_text(EXTENDED.replace("prefer: remote", "prefer: nowhere"), encoding="utf-8")
+    assert answer(args) is None
+    assert main(["spec", "decide", *args]) == 1
+    assert "nowhere" in capsys.readouterr().err
+    assert len(_kept(isolated_home)) == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (("when: {x-custom: true}", "when: {extensions: {x-custom: true}}"), "extensions spelled out"),
+        (("rank: 2", "rank: 2\n    tool_boundary: {default: allow}"), None),
+        (("question: Which <mode>?", "question: Which <mode>?\n    max_choices: 1"), None),
+        (("closures:", "schema_: skillspec/v0\nclosures:"), "a field by its Python name"),
+    ],
+)
+def test_the_table_answers_what_it_vouches_for_and_leaves_the_rest_to_the_models(
+    change: tuple[str, str], why: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    isolated_home: Path,
+) -> None:
+    """A document the table leaves to the models is answered in full, with the same bytes; the rest first."""
+    old, new = change
+    spec = tmp_path / "skill.spec.yml"
+    spec.write_text(EXTENDED.replace(old, new), encoding="utf-8")
+    args = [str(spec), "--input", "sync the repo ticket", "--json"]
+    code, full = _run(["spec", "decide", *args], capsys)
+    shutil.rmtree(isolated_home / ".local" / "state" / "ruleweave" / FOLDER, ignore_errors=True)
+    first = answer(args)
+    if why is None:
+        assert (first, capsys.readouterr().out) == (0, full)
+        return
+    assert first is None, why
+    assert main(["spec", "decide", *args]) == code
+    assert capsys.readouterr().out == full
 
 
 @pytest.mark.parametrize(
@@ -159,38 +207,46 @@ def test_required_traces_and_invalid_specs_are_never_kept(
     assert not (isolated_home / ".local" / "state" / "ruleweave" / FOLDER).exists()
 
 
-def test_a_damaged_snapshot_is_answered_in_full_and_rewritten(
+def test_a_damaged_snapshot_is_never_trusted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], isolated_home: Path
 ) -> None:
-    """A snapshot that is not what this version wrote is ignored, never trusted."""
+    """A snapshot of another format is checked again and rewritten; one of this format that does not
+    decide is left to the full command, which rewrites it."""
     spec = tmp_path / "skill.spec.yml"
     spec.write_text(EXTENDED, encoding="utf-8")
     args = [str(spec), "--input", "sync the repo ticket", "--json"]
     _, full = _run(["spec", "decide", *args], capsys)
-    folder = isolated_home / ".local" / "state" / "ruleweave" / FOLDER
-    (kept,) = folder.iterdir()
+    (kept,) = _kept(isolated_home)
+    good = kept.read_text(encoding="utf-8")
     kept.write_text(json.dumps({"format": 1, "trace_required": False, "rules": 7}), encoding="utf-8")
-    assert answer(args) is None
-    assert _run(["spec", "decide", *args], capsys)[1] == full
     assert answer(args) == 0
     assert capsys.readouterr().out == full
+    assert kept.read_text(encoding="utf-8") == good
+    kept.write_text(json.dumps({"format": FORMAT, "trace_required": False, "rules": 7}), encoding="utf-8")
+    assert answer(args) is None
+    assert main(["spec", "decide", *args]) == 0
+    assert capsys.readouterr().out == full
+    assert kept.read_text(encoding="utf-8") == good
 
 
-def test_the_warm_path_imports_no_pydantic_yaml_argparse_or_typing(tmp_path: Path) -> None:
-    """The point of the path: none of the heavy modules the full command loads."""
+PROBE = (
+    "import sys; from ruleweave.cli import main; code = main(sys.argv[1:]); "
+    "heavy = sorted(m for m in ('pydantic', 'pydantic_core', 'yaml', 'argparse', 'typing', "
+    "'dataclasses', 'inspect', 'ruleweave.steering.model', 'pathlib') if m in sys.modules); "
+    "print(code, heavy, file=sys.stderr)"
+)
+
+
+def test_no_call_imports_pydantic_and_a_later_one_not_even_yaml(tmp_path: Path) -> None:
+    """The point of the path: none of the heavy modules the full command loads. The first call
+    reads YAML (and typing, for its NamedTuples); a later one reads its kept JSON."""
     spec = tmp_path / "skill.spec.yml"
     spec.write_text(EXTENDED, encoding="utf-8")
     env = {**os.environ, "RULEWEAVE_STATE_DIR": str(tmp_path / "state")}
     args = ["spec", "decide", str(spec), "--input", "sync the repo ticket"]
-    full = "import sys; from ruleweave.cli import main; sys.exit(main(sys.argv[1:]))"
-    subprocess.run([sys.executable, "-c", full, *args], env=env, check=True, capture_output=True)
-    probe = (
-        "import sys; from ruleweave.cli import main; code = main(sys.argv[1:]); "
-        "heavy = sorted(m for m in ('pydantic', 'yaml', 'argparse', 'typing', 'dataclasses', "
-        "'ruleweave.steering.model', 'pathlib') if m in sys.modules); print(code, heavy, file=sys.stderr)"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe, *args], env=env, check=True, capture_output=True, text=True
-    )
-    assert done.stderr.strip() == "0 []"
-    assert "<steering>" in done.stdout
+    for heavy in ("0 ['typing', 'yaml']", "0 []"):
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE, *args], env=env, check=True, capture_output=True, text=True
+        )
+        assert done.stderr.strip() == heavy
+        assert "<steering>" in done.stdout
