@@ -43,7 +43,8 @@ def test_a_bomb_in_frontmatter(write_tree: WriteTree, tmp_path: Path) -> None:
 
 
 def test_a_bomb_in_a_skillspec(write_tree: WriteTree) -> None:
-    """The SkillSpec is refused with one sentence naming the aliases; the rest of the rules still load."""
+    """The SkillSpec is refused with one sentence naming the aliases (by validate and by decide's first
+    call); the rest of the rules still load."""
     spec = bomb() + HEAD + "rules:\n  - id: r\n    when: {user_says_any: *j}\n    prefer: local\n"
     root = write_tree({
         ".ruleweave/skill.spec.yml": spec,
@@ -55,3 +56,5 @@ def test_a_bomb_in_a_skillspec(write_tree: WriteTree) -> None:
     assert any("through its aliases" in w.message for w in ruleset.steering.warnings)
     path = str(root / ".ruleweave/skill.spec.yml")
     assert returns_within(HANG, lambda: main(["spec", "validate", path])) == 1
+    # spec decide's first call reads the YAML without the models: the same refusal, as fast
+    assert returns_within(HANG, lambda: main(["spec", "decide", path, "--input", "x"])) == 1
