@@ -50,6 +50,7 @@ DEFAULT_INSTRUCTION_FILES: tuple[str, ...] = (
     "CLAUDE.local.md",
     "GEMINI.md",
     "QWEN.md",
+    ".qwen/QWEN.local.md",
     "WARP.md",
     "CRUSH.md",
     "crush.md",
@@ -98,6 +99,8 @@ class RuleweaveConfig:
         claude_config_dir: Claude Code's config dir (default ``~/.claude``).
         codex_home: Codex's home dir (default ``$CODEX_HOME``, else ``~/.codex``): its
             ``AGENTS.md`` / ``AGENTS.override.md`` and ``config.toml``.
+        qwen_home: Qwen Code's home dir (default ``$QWEN_HOME``, else ``~/.qwen``): its
+            ``QWEN.md``, ``rules/`` and ``settings.json``.
         ruleweave_home: ruleweave's own user dir (default ``~/.ruleweave``).
         claude_managed_dir: Claude Code's managed (organisation) directory, whose ``CLAUDE.md``
             comes first in the blob (default: Claude Code's own, ``/etc/claude-code`` on Linux,
@@ -183,6 +186,7 @@ class RuleweaveConfig:
     home: Path | None
     claude_config_dir: Path | None
     codex_home: Path | None
+    qwen_home: Path | None
     ruleweave_home: Path | None
     claude_managed_dir: Path | None
     xdg_config_home: Path | None
@@ -232,6 +236,7 @@ class RuleweaveConfig:
         home: str | os.PathLike[str] | None = None,
         claude_config_dir: str | os.PathLike[str] | None = None,
         codex_home: str | os.PathLike[str] | None = None,
+        qwen_home: str | os.PathLike[str] | None = None,
         ruleweave_home: str | os.PathLike[str] | None = None,
         claude_managed_dir: str | os.PathLike[str] | None = None,
         xdg_config_home: str | os.PathLike[str] | None = None,
@@ -294,6 +299,8 @@ class RuleweaveConfig:
             or Path(env.get("CLAUDE_CONFIG_DIR") or user_home / ".claude"),
             "codex_home": as_path("codex_home", codex_home)
             or Path(env.get("CODEX_HOME") or user_home / ".codex"),
+            "qwen_home": as_path("qwen_home", qwen_home)
+            or Path(env.get("QWEN_HOME") or user_home / ".qwen"),
             "ruleweave_home": as_path("ruleweave_home", ruleweave_home)
             or Path(env.get("RULEWEAVE_HOME") or user_home / ".ruleweave"),
             "claude_managed_dir": as_path("claude_managed_dir", claude_managed_dir) or _claude_managed_dir(),
@@ -349,7 +356,7 @@ class RuleweaveConfig:
         ``ruleweave replay`` rebuilds a config from these plus its own ``--cwd``.
         """
         machine = {
-            "cwd", "project_root", "home", "claude_config_dir", "codex_home", "ruleweave_home",
+            "cwd", "project_root", "home", "claude_config_dir", "codex_home", "qwen_home", "ruleweave_home",
             "claude_managed_dir", "xdg_config_home", "event_log", "skillspec", "store",
         }
         return {name: as_json(getattr(self, name)) for name in OPTIONS if name not in machine}
@@ -408,6 +415,12 @@ class RuleweaveConfig:
         """Codex's home directory."""
         assert self.codex_home is not None
         return self.codex_home
+
+    @property
+    def qwen_dir(self) -> Path:
+        """Qwen Code's home directory (``Storage.getGlobalQwenDir``)."""
+        assert self.qwen_home is not None
+        return self.qwen_home
 
     @property
     def claude_managed(self) -> Path:

@@ -21,6 +21,7 @@ from ruleweave.discovery import (
     opencode,
     openhands,
     plugins,
+    qwen,
     roo,
     trae,
     windsurf,
@@ -48,6 +49,7 @@ PROVIDERS: tuple[Provider, ...] = (
     aider.PROVIDER,
     openhands.PROVIDER,
     codeassist.PROVIDER,
+    qwen.PROVIDER,
     builtin.PROVIDER,
 )
 """Every provider; equal priorities keep this order (cursor before windsurf before trae)."""

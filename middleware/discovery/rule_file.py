@@ -105,6 +105,7 @@ def load_markdown_rule(
     name: str | None = None,
     name_from_frontmatter: bool = False,
     text: str | None = None,
+    body_filter: Callable[[str], str] | None = None,
 ) -> Rule | None:
     """Read ``path`` and build its ``Rule``; ``None`` (with a warning) when unusable.
 
@@ -118,6 +119,8 @@ def load_markdown_rule(
         name: A fixed name (legacy single files); default is the file stem.
         name_from_frontmatter: Prefer a frontmatter ``name`` over the stem.
         text: The file's text when the caller already read it.
+        body_filter: The body as its agent reads it (Qwen Code drops HTML comments), before
+            the check for an empty one.
 
     Returns:
         The rule, or ``None`` when the file is unreadable or has no body. Under a provider
@@ -139,7 +142,8 @@ def load_markdown_rule(
         debug = logging.getLogger("ruleweave.discovery")
         for line, message in parsed.repairs:
             debug.debug("frontmatter_repaired path=%s line=%d message=%s", path, line, message)
-    if not parsed.body:
+    body = parsed.body if body_filter is None else body_filter(parsed.body)
+    if not body:
         ctx.warn(path, "has no rule text after its frontmatter; skipped")
         return None
     mapped = mapper(parsed.data)
@@ -160,7 +164,7 @@ def load_markdown_rule(
     rule_name = name or rule_stem(path)
     if name_from_frontmatter:
         rule_name = fm.as_text(parsed.data.get("name")) or rule_name
-    body, dropped = truncate_text(parsed.body, ctx.config.max_rule_bytes)
+    body, dropped = truncate_text(body, ctx.config.max_rule_bytes)
     if dropped:
         limit = ctx.config.max_rule_bytes
         ctx.warn(path, f"rule text is over {limit} bytes; {dropped} bytes were cut")
@@ -195,6 +199,7 @@ def load_dir(
     stem_suffixes: tuple[str, ...] = (".mdc", ".md"),
     skip_dirs: tuple[str, ...] = (),
     name_prefix: str = "",
+    body_filter: Callable[[str], str] | None = None,
 ) -> list[Rule]:
     """Every rule file in one provider root, sorted by path.
 
@@ -203,7 +208,8 @@ def load_dir(
     a format's frontmatter ``name`` still wins when ``name_from_frontmatter``.
     Files under a subfolder of ``root`` named in ``skip_dirs`` are not rules
     (Cline's ``workflows/`` and ``hooks/``). ``name_prefix`` goes before each name
-    (Roo's ``rules-<mode>/``), inside the placement's ``<dir>:``.
+    (Roo's ``rules-<mode>/``), inside the placement's ``<dir>:``. ``body_filter``: as
+    for ``load_markdown_rule``.
     """
     if level == "user" and ctx.nested:
         return []
@@ -223,6 +229,7 @@ def load_dir(
             mapper=mapper,
             name=name_prefix + _name_in(folder, path, stem_suffixes),
             name_from_frontmatter=name_from_frontmatter,
+            body_filter=body_filter,
         )
         if rule is not None:
             rules.append(rule)

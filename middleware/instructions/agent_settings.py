@@ -108,8 +108,9 @@ def _context_setting(ctx: DiscoveryContext, folder: str) -> tuple[Path, object] 
     """The settings file whose ``context.fileName`` counts (project settings override the user's), and
     that value; ``None`` when neither sets it."""
     config = ctx.config
+    home = config.qwen_dir if folder == ".qwen" else config.user_home / folder  # Qwen's is $QWEN_HOME
     for settings, level in ((config.root / folder / "settings.json", "project"),
-                            (config.user_home / folder / "settings.json", "user")):
+                            (home / "settings.json", "user")):
         text = _read(ctx, settings, level)  # type: ignore[arg-type]
         if text is None:
             continue

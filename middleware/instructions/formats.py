@@ -124,6 +124,13 @@ FORMATS: tuple[FileFormat, ...] = (
         "``packages/core/src/tools/memoryTool.ts`` (``DEFAULT_CONTEXT_FILENAME``), "
         "https://github.com/QwenLM/qwen-code",
     ),
+    FileFormat(
+        ".qwen/QWEN.local.md", "Qwen Code (personal)", imports=True, root_only=True,
+        follows="Qwen Code's ``loadServerHierarchicalMemory`` in "
+        "``packages/core/src/memory/memoryDiscovery.ts`` (``LOCAL_CONTEXT_FILENAME``, "
+        "``packages/core/src/utils/memory-constants.ts``, 0.24.4), "
+        "https://github.com/QwenLM/qwen-code",
+    ),
     FileFormat("WARP.md", "Warp",
                follows="Warp's rules docs, https://docs.warp.dev/knowledge-and-collaboration/rules"),
     FileFormat("CRUSH.md", "Crush", group="crush", follows=_CRUSH_SOURCE),
@@ -214,7 +221,7 @@ def user_files(
     for name in dict.fromkeys(("GEMINI.md", *gemini)):
         files.append((home / ".gemini" / name, GEMINI_NAME._replace(name=name)))
     for name in dict.fromkeys(("QWEN.md", *qwen)):
-        files.append((home / ".qwen" / name, QWEN_NAME._replace(name=name)))
+        files.append((config.qwen_dir / name, QWEN_NAME._replace(name=name)))
     files += [
         (home / ".config" / "amp" / "AGENTS.md", plain),
         (xdg / "opencode" / "AGENTS.md", plain),  # OpenCode's Global.Path.config

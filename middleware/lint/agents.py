@@ -138,6 +138,7 @@ AGENTS: tuple[Agent, ...] = (
         ),
     ),
     Agent("gemini", "Gemini CLI", (), ("GEMINI.md",)),
+    Agent("qwen", "Qwen Code", ("qwen",), ("QWEN.md", "AGENTS.md", ".qwen/QWEN.local.md")),
     Agent("amp", "Amp", (), ("AGENTS.md", "AGENT.md"), first_only=True),
     Agent("opencode", "OpenCode", ("opencode",), ("AGENTS.md",)),
     Agent("warp", "Warp", (), ("WARP.md",)),

@@ -51,10 +51,15 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("aider", "CONVENTIONS.md"): "generic",  # named by .aider.conf.yml read:
     ("openhands", "repo"): "generic",  # .openhands/microagents/repo.md: no triggers, always
     ("openhands", "docker"): "rulebook",  # triggers: a keyword microagent, listed by description
+    ("qwen", "web-components"): "scoped",  # .qwen/rules, paths:
+    ("qwen", "reviews"): "instructions",  # .qwen/rules without paths: Qwen's system prompt
 }
 
 # The instruction files of the root, in the blob's order: the shared text once, as AGENTS.md.
-INSTRUCTIONS = ["AGENTS.md", "QWEN.md", "WARP.md", "CRUSH.md", ".goosehints", ".rules", ".augment-guidelines"]
+INSTRUCTIONS = [
+    "AGENTS.md", "QWEN.md", ".qwen/QWEN.local.md", "WARP.md", "CRUSH.md", ".goosehints", ".rules",
+    ".augment-guidelines", ".qwen/rules/reviews.md",  # a Qwen rule without paths joins the blob, last
+]
 
 # Info lines of scan, by file: what was read differently from a plain rule, and why.
 NOTES = {

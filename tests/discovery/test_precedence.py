@@ -39,7 +39,7 @@ def test_registry_order_is_by_priority_with_ties_in_registration_order() -> None
     assert ids == [
         "native", "plugins", "agents", "claude", "cursor", "windsurf", "trae",
         "cline", "roo", "kilocode", "copilot", "continue", "kiro", "augment", "junie", "aiassistant",
-        "opencode", "aider", "openhands", "codeassist", "builtin",
+        "opencode", "aider", "openhands", "codeassist", "qwen", "builtin",
     ]
     priorities = [p.priority for p in ordered(PROVIDERS)]
     assert priorities == sorted(priorities, reverse=True)

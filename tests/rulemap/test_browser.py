@@ -172,6 +172,6 @@ def test_every_row_has_a_count_and_a_colour(browser: Browser, tmp_path: Path, ag
         "[...document.querySelectorAll('#tree .row')].map(r => [r.dataset.rules, "
         "r.querySelector('.count').textContent, r.querySelector('.heat').style.backgroundColor])"
     )
-    assert len(counts) == 45  # examples/every-format-repo's directories
+    assert len(counts) == 47  # examples/every-format-repo's directories
     assert all(rules == shown and colour for rules, shown, colour in counts)
     assert len({colour for _, _, colour in counts}) > 1

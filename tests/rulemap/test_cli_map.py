@@ -22,7 +22,7 @@ def test_the_page_goes_to_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and 'id="map-data"' in page
     printed = capsys.readouterr().out
-    assert printed.startswith(f"wrote {out} ({len(page.encode()):,} bytes): 45 of 45 directories, 28 rules, ")
+    assert printed.startswith(f"wrote {out} ({len(page.encode()):,} bytes): 47 of 47 directories, 30 rules, ")
 
 
 def test_the_default_page_is_written_in_the_current_directory(

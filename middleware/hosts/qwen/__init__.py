@@ -77,13 +77,18 @@ NATIVE_FILES = frozenset({"QWEN.md", "AGENTS.md"})
 """Instruction files Qwen Code loads itself (``context.fileName``'s default), from cwd up to the project
 root only: never one below cwd, and none just in time."""
 
+LOCAL_FILE = ".qwen/QWEN.local.md"
+"""The personal file Qwen Code loads itself from the project root, whatever ``context.fileName`` says
+(``LOCAL_CONTEXT_FILENAME``)."""
+
 
 def native_names(config: RuleweaveConfig) -> frozenset[str]:
     """The instruction file names Qwen Code loads itself in this project: its ``context.fileName``
     setting (project settings, else the user's) when it names any, else ``QWEN.md`` and ``AGENTS.md``.
 
     The setting replaces the default (0.24.4's ``setMemoryFilename``,
-    ``packages/core/src/utils/memory-constants.ts``; an empty list keeps it).
+    ``packages/core/src/utils/memory-constants.ts``; an empty list keeps it). ``.qwen/QWEN.local.md``
+    is loaded either way.
 
     Args:
         config: The configuration (project root and the user's home).
@@ -93,12 +98,12 @@ def native_names(config: RuleweaveConfig) -> frozenset[str]:
     """
     from ruleweave.instructions.agent_settings import context_file_setting
 
-    return frozenset(context_file_setting(config, ".qwen")) or NATIVE_FILES
+    return (frozenset(context_file_setting(config, ".qwen")) or NATIVE_FILES) | {LOCAL_FILE}
 
 
 def native_user(config: RuleweaveConfig) -> tuple[Path, ...]:
-    """The user-tier files Qwen Code loads itself: ``~/.qwen/<name>`` for each of ``native_names``
-    (``getMemoryFilePathsInternalForEachDir``).
+    """The user-tier files Qwen Code loads itself: ``$QWEN_HOME/<name>`` (``~/.qwen``) for each of
+    ``native_names`` (``getMemoryFilePathsInternalForEachDir``).
 
     Args:
         config: The configuration (the user's home).
@@ -106,7 +111,7 @@ def native_user(config: RuleweaveConfig) -> tuple[Path, ...]:
     Returns:
         The paths, which the hook leaves out of the start context.
     """
-    return tuple(config.user_home / ".qwen" / name for name in sorted(native_names(config)))
+    return tuple(config.qwen_dir / name for name in sorted(native_names(config) - {LOCAL_FILE}))
 
 DELEGATION_TOOLS = frozenset({"agent"})
 """The tool that starts a subagent: its task goes to SubagentStart (which carries no task itself)."""
@@ -151,7 +156,7 @@ HOST = Host(
     title="Qwen Code",
     events=EVENTS,
     tools=TOOLS,
-    native_provider=None,  # Qwen's own .qwen/rules format is not one ruleweave reads
+    native_provider="qwen",  # $QWEN_HOME/rules and <root>/.qwen/rules: Qwen injects them itself
     native_files=NATIVE_FILES,  # the default of native_names
     native_names=native_names,
     native_walk_only=True,  # QWEN.md and AGENTS.md from the cwd up only, never below (FACTS, real runs)

@@ -38,6 +38,8 @@ FILES = {
     "AGENTS.md": "ROOT-AGENTS: Qwen loads this itself.\n",
     "QWEN.md": "ROOT-QWEN: Qwen loads this itself.\n",
     "pkg/AGENTS.md": "NESTED-AGENTS: Qwen never loads this one (below its cwd).\n",
+    ".qwen/rules/qwen-ts.md": "---\npaths: ['src/**/*.ts']\n---\nQWEN-PATHS-RULE: Qwen injects it.\n",
+    ".qwen/QWEN.local.md": "QWEN-LOCAL: Qwen loads this itself.\n",
     "pkg/sub/b.py": "x = 1\n",
     "src/a.ts": "export const a = 1;\n",
 }
@@ -89,7 +91,7 @@ def _results(body: dict[str, Any]) -> dict[str, str]:
 
 def test_qwen_session_gets_each_notice_once_and_the_refusal(tmp_path: Path) -> None:
     """Notices ride on tool results once (again after a compaction), nested AGENTS.md arrives, native
-    files are not repeated, and a streamed rule refuses the write with its text."""
+    files and Qwen's own rules are not repeated, and a streamed rule refuses the write with its text."""
     qwen = agent_cli("qwen")
     root = _project(tmp_path / "project")
     home, state = tmp_path / "home", tmp_path / "state"
@@ -113,6 +115,10 @@ def test_qwen_session_gets_each_notice_once_and_the_refusal(tmp_path: Path) -> N
     assert len(mock.loop_requests) == len(script), [r["path"] for r in mock.requests]
     assert any("state_snapshot" in json.dumps(body) for body in mock.side_requests), "no compaction"
 
+    # Qwen's own rules and local file reach the model from Qwen alone, once (its hooks add neither).
+    first_request, before_compaction = json.dumps(mock.loop_requests[0]), json.dumps(mock.loop_requests[2])
+    assert first_request.count("QWEN-LOCAL") == 1 and before_compaction.count("QWEN-LOCAL") == 1
+    assert "QWEN-PATHS-RULE" not in first_request and before_compaction.count("QWEN-PATHS-RULE") == 1
     before = _results(mock.loop_requests[2])  # the last request before the compaction
     first, second = before[ids[0][0]], before[ids[1][0]]
     assert first.count("TS-RULE") == 1 and "TS-RULE" not in second

@@ -68,3 +68,29 @@ def test_an_event_without_a_session_never_fails_qwen(tmp_path: Path) -> None:
     garbage of any shape: ``tests/hosts/test_hook_input.py``)."""
     code, out = _hook('{"hook_event_name": "PostToolUse"}', tmp_path / "state")
     assert code == 0 and not out.strip().startswith('{"decision"')
+
+
+def test_what_qwen_reads_itself_is_left_to_it(write_tree: WriteTree, tmp_path: Path) -> None:
+    """Qwen Code injects its own ``.qwen/rules`` (conditional ones when a file matches) and loads
+    ``.qwen/QWEN.local.md`` (tests/discovery/test_qwen.py cites its source): its hook adds neither,
+    while the Cursor rule on the same file still comes."""
+    root = write_tree({
+        **FILES,
+        ".qwen/rules/qwen-ts.md": "---\npaths: ['src/**/*.ts']\n---\nQWEN-PATHS-RULE: Qwen injects it.\n",
+        ".qwen/rules/qwen-always.md": "QWEN-ALWAYS: in Qwen's own prompt.\n",
+        ".qwen/QWEN.local.md": "QWEN-LOCAL: Qwen loads this itself.\n",
+    })
+    (root / ".git").mkdir(exist_ok=True)
+    state = tmp_path / "state"
+    start = context_of(_hook(payloads.session_start(root), state)[1])
+    assert "ALWAYS-RULE" in start
+    assert "QWEN-ALWAYS" not in start and "QWEN-LOCAL" not in start
+    read = payloads.post_tool(root, "read_file", {"file_path": str(root / "src/a.ts")}, "c1")
+    notice = context_of(_hook(read, state)[1])
+    assert "TS-RULE" in notice and "QWEN-PATHS-RULE" not in notice
+    # Another agent's hooks (Claude Code's) deliver the Qwen rules, which Claude Code does not read.
+    claude = hook("claude-code", {
+        "session_id": "other", "cwd": str(root), "hook_event_name": "PostToolUse", "tool_name": "Read",
+        "tool_input": {"file_path": str(root / "src/a.ts")}, "tool_use_id": "t1", "tool_response": {},
+    }, state)
+    assert "QWEN-PATHS-RULE" in claude.stdout.decode()
