@@ -101,6 +101,8 @@ class RuleweaveConfig:
             ``AGENTS.md`` / ``AGENTS.override.md`` and ``config.toml``.
         qwen_home: Qwen Code's home dir (default ``$QWEN_HOME``, else ``~/.qwen``): its
             ``QWEN.md``, ``rules/`` and ``settings.json``.
+        gemini_cli_home: The home Gemini CLI reads its ``.gemini`` folder from (default
+            ``$GEMINI_CLI_HOME``, else ``home``): its ``GEMINI.md`` and ``settings.json``.
         ruleweave_home: ruleweave's own user dir (default ``~/.ruleweave``).
         claude_managed_dir: Claude Code's managed (organisation) directory, whose ``CLAUDE.md``
             comes first in the blob (default: Claude Code's own, ``/etc/claude-code`` on Linux,
@@ -187,6 +189,7 @@ class RuleweaveConfig:
     claude_config_dir: Path | None
     codex_home: Path | None
     qwen_home: Path | None
+    gemini_cli_home: Path | None
     ruleweave_home: Path | None
     claude_managed_dir: Path | None
     xdg_config_home: Path | None
@@ -237,6 +240,7 @@ class RuleweaveConfig:
         claude_config_dir: str | os.PathLike[str] | None = None,
         codex_home: str | os.PathLike[str] | None = None,
         qwen_home: str | os.PathLike[str] | None = None,
+        gemini_cli_home: str | os.PathLike[str] | None = None,
         ruleweave_home: str | os.PathLike[str] | None = None,
         claude_managed_dir: str | os.PathLike[str] | None = None,
         xdg_config_home: str | os.PathLike[str] | None = None,
@@ -301,6 +305,8 @@ class RuleweaveConfig:
             or Path(env.get("CODEX_HOME") or user_home / ".codex"),
             "qwen_home": as_path("qwen_home", qwen_home)
             or Path(env.get("QWEN_HOME") or user_home / ".qwen"),
+            "gemini_cli_home": as_path("gemini_cli_home", gemini_cli_home)
+            or Path(env.get("GEMINI_CLI_HOME") or user_home),
             "ruleweave_home": as_path("ruleweave_home", ruleweave_home)
             or Path(env.get("RULEWEAVE_HOME") or user_home / ".ruleweave"),
             "claude_managed_dir": as_path("claude_managed_dir", claude_managed_dir) or _claude_managed_dir(),
@@ -356,8 +362,8 @@ class RuleweaveConfig:
         ``ruleweave replay`` rebuilds a config from these plus its own ``--cwd``.
         """
         machine = {
-            "cwd", "project_root", "home", "claude_config_dir", "codex_home", "qwen_home", "ruleweave_home",
-            "claude_managed_dir", "xdg_config_home", "event_log", "skillspec", "store",
+            "cwd", "project_root", "home", "claude_config_dir", "codex_home", "qwen_home", "gemini_cli_home",
+            "ruleweave_home", "claude_managed_dir", "xdg_config_home", "event_log", "skillspec", "store",
         }
         return {name: as_json(getattr(self, name)) for name in OPTIONS if name not in machine}
 
@@ -421,6 +427,13 @@ class RuleweaveConfig:
         """Qwen Code's home directory (``Storage.getGlobalQwenDir``)."""
         assert self.qwen_home is not None
         return self.qwen_home
+
+    @property
+    def gemini_dir(self) -> Path:
+        """Gemini CLI's user directory: ``.gemini`` in ``$GEMINI_CLI_HOME``, else the home
+        (``Storage.getGlobalGeminiDir``)."""
+        assert self.gemini_cli_home is not None
+        return self.gemini_cli_home / ".gemini"
 
     @property
     def claude_managed(self) -> Path:

@@ -108,7 +108,10 @@ def _context_setting(ctx: DiscoveryContext, folder: str) -> tuple[Path, object] 
     """The settings file whose ``context.fileName`` counts (project settings override the user's), and
     that value; ``None`` when neither sets it."""
     config = ctx.config
-    home = config.qwen_dir if folder == ".qwen" else config.user_home / folder  # Qwen's is $QWEN_HOME
+    # The agents' own user folders: $QWEN_HOME (~/.qwen), $GEMINI_CLI_HOME/.gemini (~/.gemini).
+    home = config.qwen_dir if folder == ".qwen" else config.gemini_dir if folder == ".gemini" else (
+        config.user_home / folder
+    )
     for settings, level in ((config.root / folder / "settings.json", "project"),
                             (home / "settings.json", "user")):
         text = _read(ctx, settings, level)  # type: ignore[arg-type]

@@ -219,7 +219,7 @@ def user_files(
         (codex / "AGENTS.md", BY_NAME["AGENTS.md"]._replace(group="codex-user")),
     ]
     for name in dict.fromkeys(("GEMINI.md", *gemini)):
-        files.append((home / ".gemini" / name, GEMINI_NAME._replace(name=name)))
+        files.append((config.gemini_dir / name, GEMINI_NAME._replace(name=name)))
     for name in dict.fromkeys(("QWEN.md", *qwen)):
         files.append((config.qwen_dir / name, QWEN_NAME._replace(name=name)))
     files += [

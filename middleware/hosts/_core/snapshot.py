@@ -62,7 +62,10 @@ MISS = object()
 """What ``answer`` returns when the full path must answer."""
 
 
-ENVIRONMENT = ("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "QWEN_HOME", "RULEWEAVE_HOME", "XDG_CONFIG_HOME")
+ENVIRONMENT = (
+    "HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "QWEN_HOME", "GEMINI_CLI_HOME", "RULEWEAVE_HOME",
+    "XDG_CONFIG_HOME",
+)
 """The variables ``RuleweaveConfig`` reads (user tiers, git's global excludes): another value is another
 rule set."""
 

@@ -135,8 +135,8 @@ def native_names(config: RuleweaveConfig) -> frozenset[str]:
 
 
 def native_user(config: RuleweaveConfig) -> tuple[Path, ...]:
-    """The user-tier files Gemini CLI loads itself: ``~/.gemini/<name>`` for each of ``native_names``
-    (``getGlobalMemoryPaths``).
+    """The user-tier files Gemini CLI loads itself: ``$GEMINI_CLI_HOME/.gemini/<name>`` (``~/.gemini``)
+    for each of ``native_names`` (``getGlobalMemoryPaths``).
 
     Args:
         config: The configuration (the user's home).
@@ -144,7 +144,7 @@ def native_user(config: RuleweaveConfig) -> tuple[Path, ...]:
     Returns:
         The paths, which the hook leaves out of the start context.
     """
-    return tuple(config.user_home / ".gemini" / name for name in sorted(native_names(config)))
+    return tuple(config.gemini_dir / name for name in sorted(native_names(config)))
 
 
 def _chunk(payload: Mapping[str, Any]) -> tuple[str, str | None, str | None]:
