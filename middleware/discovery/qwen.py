@@ -100,10 +100,10 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
     )
     if ctx.nested:  # a folder below the walk: Qwen reads the project root's alone
         return rules
-    root = ctx.folders(".qwen/rules")[:1]  # the walk starts at the root
-    for folder in root:
+    if ctx.walk_spelled:  # the walk starts at the root
         rules += load_dir(
-            ctx, folder, provider=ID, priority=PRIORITY, level="project", mapper=_fields, body_filter=_body,
+            ctx, under(ctx.walk_spelled[0], ".qwen/rules"), provider=ID, priority=PRIORITY, level="project",
+            mapper=_fields, body_filter=_body,
         )
     return rules
 

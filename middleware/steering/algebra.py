@@ -67,7 +67,7 @@ def compile_plain(document: Mapping[str, Any], plans: bool = True) -> dict[str, 
     for route in document["routes"]:
         if route["id"] not in routes:
             plan = route["execution_plan"]
-            routes[route["id"]] = _json_ready(plan) if plans and plan is not None else None
+            routes[route["id"]] = json_ready(plan) if plans and plan is not None else None
     trace = document["trace"]
     return {
         "format": FORMAT,
@@ -113,13 +113,24 @@ def _rule(rule: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _json_ready(value: Any) -> Any:
-    """A plan's plain form as ``model_dump(mode="json")`` gives it: lists for tuples (plans hold text)."""
+def json_ready(value: Any) -> Any:
+    """A plain form as JSON data: lists for tuples, plain numbers for the spelled ones (``YamlInt``),
+    text for anything else.
+
+    What ``pydantic_core.to_jsonable_python(value, fallback=str)`` gives for what the YAML reader
+    builds (a plan's ``model_dump(mode="json")``, an ``allow`` value), without importing pydantic.
+    """
+    if value is None or type(value) in (str, bool, int, float):
+        return value
     if isinstance(value, dict):
-        return {key: _json_ready(item) for key, item in value.items()}
-    if isinstance(value, tuple | list):
-        return [_json_ready(item) for item in value]
-    return value
+        return {key if isinstance(key, str) else str(key): json_ready(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_ready(item) for item in value]
+    if isinstance(value, int):  # YamlInt; bool cannot be subclassed
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
 
 
 def evaluate(

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 from ruleweave.steering.fields import Count, Ids, Rank, SafetyClass, StrictModel, Text
 
 # Re-exported: the grammar names them; phrases.py holds them for the warm path without pydantic.
+from ruleweave.steering.phrases import EXTENSION_PREFIX as EXTENSION_PREFIX
 from ruleweave.steering.phrases import STANDARD_PREDICATES as STANDARD_PREDICATES
 from ruleweave.steering.phrases import TASK_FACTS as TASK_FACTS
 from ruleweave.steering.sections import (
@@ -49,8 +50,6 @@ from ruleweave.steering.sections import (
 SCHEMA = "skillspec/v0"
 """The only schema this module reads."""
 
-EXTENSION_PREFIX = "x-"
-"""Predicates starting with this are extensions, evaluated by the caller."""
 
 
 class Handoff(StrictModel):

@@ -26,6 +26,9 @@ STANDARD_PREDICATES: tuple[str, ...] = (
 TASK_FACTS: tuple[str, ...] = STANDARD_PREDICATES[1:]
 """The boolean task-fact predicates (everything but ``user_says_any``)."""
 
+EXTENSION_PREFIX = "x-"
+"""Predicates starting with this are extensions, evaluated by the caller."""
+
 KEYWORDS: dict[str, tuple[str, ...]] = {
     "task_recurrence_likely": (
         "daily", "weekly", "monthly", "every morning", "every day", "every week", "every month",

@@ -15,15 +15,13 @@ by :mod:`ruleweave.steering.tabulate`.
 
 from __future__ import annotations
 
+from ruleweave.steering.phrases import EXTENSION_PREFIX
 from ruleweave.steering.shapes import SHAPES
 from ruleweave.steering.yamldoc import scalar_text
 
 TYPE_CHECKING = False  # not typing's: ``spec decide``'s first call imports this module
 if TYPE_CHECKING:
     from typing import Any
-
-_EXTENSION_PREFIX = "x-"  # model.EXTENSION_PREFIX, which imports pydantic
-
 
 def plain_spec(data: Any) -> dict[str, Any] | None:
     """The validated document as plain data, or None when the models must judge it.
@@ -50,8 +48,8 @@ def _model(name: str, value: Any) -> dict[str, Any]:
     if shape["extensions"]:  # Predicate's ``before`` validator: ``x-`` keys move into ``extensions``
         if "extensions" in value:
             raise ValueError
-        extensions = {key: item for key, item in value.items() if key.startswith(_EXTENSION_PREFIX)}
-        value = {key: item for key, item in value.items() if not key.startswith(_EXTENSION_PREFIX)}
+        extensions = {key: item for key, item in value.items() if key.startswith(EXTENSION_PREFIX)}
+        value = {key: item for key, item in value.items() if not key.startswith(EXTENSION_PREFIX)}
         value["extensions"] = extensions
     out: dict[str, Any] = {}
     taken = 0

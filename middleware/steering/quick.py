@@ -36,7 +36,7 @@ except ImportError:  # pragma: no cover - an interpreter built without it
     from hashlib import blake2b
 
 from ruleweave._kernel.state import state_directory
-from ruleweave.steering.algebra import FORMAT, compile_plain, decision_json, evaluate
+from ruleweave.steering.algebra import FORMAT, compile_plain, decision_json, evaluate, json_ready
 from ruleweave.steering.phrases import KEYWORDS, TASK_FACTS, says_any
 
 TYPE_CHECKING = False  # not typing's: this module is the warm path
@@ -77,10 +77,11 @@ def answer(arguments: Sequence[str]) -> int | None:
     raw = _read(path)
     if raw is None:
         return None
-    compiled = _load(_key(raw))  # kept by an earlier call
+    key = _key(raw)
+    compiled = _load(key)  # kept by an earlier call
     if compiled is None:
         try:
-            compiled = _first(raw, path)
+            compiled = _first(raw, path, key)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError):
             compiled = None  # never a crash here: the full command reads it and reports what it finds
     if compiled is None:
@@ -100,10 +101,10 @@ def remember(spec: SkillSpec, text: str) -> None:
         spec: The validated document.
         text: The spec's text, as read.
     """
-    _keep(spec.model_dump(by_alias=True), text)
+    _keep(spec.model_dump(by_alias=True), _key(text.encode("utf-8")))
 
 
-def _first(raw: bytes, path: str) -> dict[str, Any] | None:
+def _first(raw: bytes, path: str, key: str) -> dict[str, Any] | None:
     """The first call on a spec: check it without pydantic, keep it, and return what :func:`_load` would.
 
     The checks are the full command's, but for the models': the same text
@@ -127,15 +128,15 @@ def _first(raw: bytes, path: str) -> dict[str, Any] | None:
     plain = plain_spec(document.data)
     if plain is None or check_references(document.data, document.source):
         return None
-    return _keep(plain, text)
+    return _keep(plain, key)
 
 
-def _keep(document: Mapping[str, Any], text: str) -> dict[str, Any] | None:
-    """Write a valid document's compiled form under its text's key, and return it as :func:`_load` reads it.
+def _keep(document: Mapping[str, Any], key: str) -> dict[str, Any] | None:
+    """Write a valid document's compiled form under ``key``, and return it as :func:`_load` reads it.
 
     Args:
         document: The document's plain form (``SkillSpec.model_dump(by_alias=True)``).
-        text: The spec's text, as read.
+        key: :func:`_key` of the spec's bytes.
 
     Returns:
         The compiled form read back from its JSON; None for a document whose
@@ -148,14 +149,14 @@ def _keep(document: Mapping[str, Any], text: str) -> dict[str, Any] | None:
         return None
     compiled = compile_plain(document)
     for rule in compiled["rules"]:
-        rule["allow"] = _jsonable(rule["allow"])
-        rule["x"] = _jsonable(rule["x"])
+        rule["allow"] = json_ready(rule["allow"])
+        rule["x"] = json_ready(rule["x"])
     try:
         data = json.dumps(compiled, ensure_ascii=False, allow_nan=True)
     except (TypeError, ValueError):
         return None
     folder = os.path.join(_state_dir(), FOLDER)
-    target = os.path.join(folder, _key(text.encode("utf-8")) + ".json")
+    target = os.path.join(folder, key + ".json")
     scratch = f"{target}.{os.getpid()}.tmp"
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -169,25 +170,6 @@ def _keep(document: Mapping[str, Any], text: str) -> dict[str, Any] | None:
             os.unlink(scratch)
     loaded: dict[str, Any] = json.loads(data)
     return loaded
-
-
-def _jsonable(value: Any) -> Any:
-    """A YAML value as JSON data: plain numbers for the spelled ones (``YamlInt``), lists, else text.
-
-    What ``pydantic_core.to_jsonable_python(value, fallback=str)`` gives for what
-    the YAML reader builds, without importing pydantic.
-    """
-    if value is None or type(value) in (str, bool, int, float):
-        return value
-    if isinstance(value, dict):
-        return {key if isinstance(key, str) else str(key): _jsonable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(item) for item in value]
-    if isinstance(value, int):  # YamlInt; bool cannot be subclassed
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    return str(value)
 
 
 def _parse(arguments: Sequence[str]) -> tuple[str, str, dict[str, bool], str, bool] | None:
