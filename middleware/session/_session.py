@@ -23,7 +23,7 @@ a user turn, the checks before a tool call, and ``rule://``.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from ruleweave._files.paths import display
 from ruleweave._kernel import ledger
@@ -33,7 +33,7 @@ from ruleweave.errors import RuleNotFoundError
 from ruleweave.session._core import check_call
 from ruleweave.session._steering import SessionSteering
 from ruleweave.session._streams import SessionStreams
-from ruleweave.session.notices import CallNotices, Injection, Match
+from ruleweave.session.notices import CallNotices, Claim, Injection, Match
 from ruleweave.store import LedgerEntries
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ class RuleSession(SessionSteering, SessionStreams):
 
     def _to_claim(
         self, name: str, args: Any, call_id: str | None, given: Collection[str], scope: str | None
-    ) -> tuple[CallNotices, list[Match], list[str], list[str]]:
+    ) -> tuple[CallNotices, list[Match], list[str], Sequence[str]]:
         """A call's notices, those not already given, and their store keys and ledger records."""
         if type(name) is not str or (call_id is not None and type(call_id) is not str):
             check_call(name, call_id)  # subclasses pass; anything else raises, naming the argument
@@ -169,12 +169,12 @@ class RuleSession(SessionSteering, SessionStreams):
             return found, [], [], []
         if not given and scope is None:  # the usual call: every candidate, keys as they are
             claims = found.claims
-            records = [claim.record for claim in claims] if call_id is not None else []
+            records: Sequence[str] = _Records(claims) if call_id is not None else ()
             return found, list(found.matches), [claim.key for claim in claims], records
         pairs = zip(found.matches, found.claims, strict=True)
         chosen = [(m, claim) for m, claim in pairs if claim.key not in given] if given else list(pairs)
         keys = [claim.key if scope is None else ledger.scoped_key(claim.key, scope) for _, claim in chosen]
-        records = [claim.record for _, claim in chosen] if call_id is not None else []
+        records = _Records([claim for _, claim in chosen]) if call_id is not None else ()
         return found, [m for m, _ in chosen], keys, records
 
     def _finish(
@@ -397,3 +397,29 @@ def _ttsr_refusal(tool: str, decided: TtsrRoute) -> Refusal | None:
     )
 
 
+class _Records(Sequence[str]):
+    """The ledger records of a call's claims, each made when a store reads it.
+
+    A store reads only the records of the keys a call wins (``MemoryStore``), or all
+    of them for one round trip (SQLite, Redis); most candidates of a new path are
+    claimed already, and a record is JSON text built from five fields.
+    """
+
+    __slots__ = ("_claims",)
+
+    def __init__(self, claims: Sequence[Claim]) -> None:
+        self._claims = claims
+
+    def __len__(self) -> int:
+        return len(self._claims)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [claim.record for claim in self._claims[index]]
+        return self._claims[index].record
