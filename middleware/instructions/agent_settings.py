@@ -1,8 +1,14 @@
 """Instruction-file names that agents' own settings add: Codex's, Gemini CLI's and Qwen Code's.
 
-* Codex: ``project_doc_fallback_filenames`` in ``$CODEX_HOME/config.toml``
-  (default ``~/.codex``), names tried in a directory when it has neither
-  ``AGENTS.override.md`` nor ``AGENTS.md``.
+* Codex: ``project_doc_fallback_filenames``, names tried in a directory when it
+  has neither ``AGENTS.override.md`` nor ``AGENTS.md``, from Codex's config layers
+  in precedence order: ``$CODEX_HOME/config.toml`` (default ``~/.codex``), then
+  ``<dir>/.codex/config.toml`` for each directory from the project root down to
+  the cwd (the nearest wins; Codex 0.171.0, ``config_loader::load_project_layers``).
+  Codex honours a project layer only in a project its user trusts
+  (``[projects."<dir>"] trust_level = "trusted"``); ruleweave reads the repository's
+  layers either way, as it reads a project's ``.gemini/settings.json``, and the
+  Codex host leaves out only what Codex itself loads (``codex_fallback_setting``).
 * Gemini CLI: ``context.fileName`` in ``<project>/.gemini/settings.json``, else
   in ``~/.gemini/settings.json`` (project settings override the user's), a
   string or a list of strings.
@@ -19,6 +25,7 @@ the discovery context (symlink policy, no FIFOs).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,6 +33,8 @@ from typing import Any, NamedTuple
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.rules import Level
+
+_CODEX_KEY = "project_doc_fallback_filenames"
 
 _MAX_NAMES = 32
 """Names taken from one setting (the rest are dropped with a warning)."""
@@ -54,21 +63,91 @@ def read_agent_names(ctx: DiscoveryContext) -> AgentNames:
     Returns:
         The names; problems are warnings on ``ctx``.
     """
-    config = ctx.config
     codex: tuple[str, ...] = ()
-    path = config.codex_dir / "config.toml"
-    text = _read(ctx, path, "user")
-    if text is not None:
-        import tomllib  # only when Codex has a config: not on a hook process's import path
-
-        try:
-            data: dict[str, Any] = tomllib.loads(text)
-        except (tomllib.TOMLDecodeError, RecursionError) as exc:
-            ctx.warn(path, f"is not valid TOML ({exc}); its project_doc_fallback_filenames are ignored")
-        else:
-            codex = _names(ctx, path, data.get("project_doc_fallback_filenames"),
-                           "project_doc_fallback_filenames")
+    for path, level in _codex_layers(ctx):
+        data = _toml(ctx, path, level, warn=True)
+        if data is not None and _CODEX_KEY in data:  # a nearer layer replaces it
+            codex = _names(ctx, path, data[_CODEX_KEY], _CODEX_KEY)
     return AgentNames(codex, _context_file_names(ctx, ".gemini"), _context_file_names(ctx, ".qwen"))
+
+
+def codex_fallback_setting(config: RuleweaveConfig) -> tuple[str, ...]:
+    """The ``project_doc_fallback_filenames`` Codex itself uses in this project, as it reads them.
+
+    The user's ``config.toml``, then each ``.codex/config.toml`` from the project root down
+    to the cwd whose directory the user trusts (the directory's own ``[projects."<dir>"]``
+    entry, else the project root's), the nearest setting winning. Each entry as Codex's
+    ``candidate_filenames`` keeps it: not empty, not ``.`` or ``..``, no ``/`` or NUL; any
+    suffix. Problems are not reported here (``read_agent_names`` reports them).
+
+    Args:
+        config: The configuration (project root, cwd and ``CODEX_HOME``).
+
+    Returns:
+        The names, in order, each once; ``()`` when no layer Codex honours sets them.
+    """
+    ctx = DiscoveryContext(config)
+    levels: dict[str, object] = {}
+    value: object = None
+    for path, level in _codex_layers(ctx):
+        data = _toml(ctx, path, level, warn=False)
+        if data is None:
+            continue
+        if level == "user":
+            levels = _trust_levels(data.get("projects"))
+        elif not _trusts(levels, path.parent.parent, config.root):
+            continue  # Codex loads an untrusted project's layer disabled
+        if _CODEX_KEY in data:
+            value = data[_CODEX_KEY]
+    if not isinstance(value, list):
+        return ()
+    names = [item for item in value if isinstance(item, str) and item not in ("", ".", "..")]
+    return tuple(dict.fromkeys(name for name in names if "/" not in name and "\0" not in name))
+
+
+def _codex_layers(ctx: DiscoveryContext) -> list[tuple[Path, Level]]:
+    """Codex's ``config.toml`` files, lowest precedence first: the user's, then the project's, root to cwd."""
+    config = ctx.config
+    layers: list[tuple[Path, Level]] = [(config.codex_dir / "config.toml", "user")]
+    home = os.path.normpath(config.codex_dir)
+    for directory in ctx.walk:
+        folder = directory / ".codex"
+        if os.path.normpath(folder) != home:  # Codex skips the folder that is CODEX_HOME itself
+            layers.append((folder / "config.toml", "project"))
+    return layers
+
+
+def _toml(ctx: DiscoveryContext, path: Path, level: Level, *, warn: bool) -> dict[str, Any] | None:
+    """A Codex ``config.toml`` as a table; ``None`` when it is absent or not TOML (a warning if ``warn``)."""
+    text = _read(ctx, path, level)
+    if text is None:
+        return None
+    import tomllib  # only when Codex has a config: not on a hook process's import path
+
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        if warn:
+            ctx.warn(path, f"is not valid TOML ({exc}); its project_doc_fallback_filenames are ignored")
+        return None
+
+
+def _trust_levels(projects: object) -> dict[str, object]:
+    """A user's ``[projects]`` table: each directory's ``trust_level``."""
+    if not isinstance(projects, dict):
+        return {}
+    return {key: entry.get("trust_level") for key, entry in projects.items()
+            if isinstance(entry, dict) and "trust_level" in entry}
+
+
+def _trusts(levels: dict[str, object], directory: Path, root: Path) -> bool:
+    """Codex's decision for a layer's directory (``ProjectTrustContext::decision_for_dir``): its own
+    entry, else the project root's; only ``trusted`` loads the layer."""
+    for candidate in (directory, root):
+        for key in dict.fromkeys((os.fspath(candidate), os.path.realpath(candidate))):
+            if key in levels:
+                return levels[key] == "trusted"
+    return False
 
 
 def context_file_setting(config: RuleweaveConfig, folder: str) -> tuple[str, ...]:

@@ -158,3 +158,108 @@ def test_an_edit_of_the_setting_rebuilds_the_snapshot(
     assert snapshot.answer(host("gemini"), payload, HookOptions()) is snapshot.MISS
     again = hook("gemini", payload, state)
     assert b"SUB-CONTEXT" in again.stdout
+
+
+CODEX_PROJECT = {
+    ".git/HEAD": "",
+    "TEAM_GUIDE.md": "ROOT-TEAM\n",
+    "PROJECT_GUIDE.md": "ROOT-PROJECT\n",
+    "sub/TEAM_GUIDE.md": "SUB-TEAM\n",
+    "sub/x.txt": "x\n",
+}
+
+
+def _codex(root: Path, home: Path, cwd: str = "") -> tuple[str, str]:
+    """The start context of Codex's hooks (working in ``root/cwd``), and the notice of a read in ``sub/``."""
+    config = RuleweaveConfig(cwd=root / cwd, home=home, codex_home=home / ".codex")
+    rules = RuleSet.load(hook_config(config, host("codex")))
+    notice = rules.session("s1").after_tool_call("read_file", {"file_path": str(root / "sub/x.txt")})
+    return rules.prompt_parts().text, notice.text if notice is not None else ""
+
+
+def _codex_config(folder: Path, text: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.toml").write_text(text, encoding="utf-8")
+
+
+def test_codex_fallback_names_from_its_user_config_are_left_out_on_its_walk(
+    write_tree: WriteTree, tmp_path: Path
+) -> None:
+    """The user's ``project_doc_fallback_filenames = ["TEAM_GUIDE.md"]``: Codex loads ``TEAM_GUIDE.md``
+    where a directory on its walk has no ``AGENTS.md`` (``agents_md.rs``, ``candidate_filenames``; a real
+    run: tests/e2e/codex/test_codex_fallback_names.py), so the start leaves it out; one below the cwd,
+    which Codex never loads, still comes with a read there."""
+    root, home = write_tree(CODEX_PROJECT), tmp_path / "home"
+    start, notice = _codex(root, home)
+    assert "ROOT-TEAM" not in start and "SUB-TEAM" not in notice  # no setting: not an instruction file
+    _codex_config(home / ".codex", 'project_doc_fallback_filenames = ["TEAM_GUIDE.md", "sub/x.md"]\n')
+    start, notice = _codex(root, home)
+    assert "ROOT-TEAM" not in start and "SUB-TEAM" in notice
+    start, _ = _codex(root, home, "sub")
+    assert "ROOT-TEAM" not in start and "SUB-TEAM" not in start
+
+
+def test_codex_honours_a_project_layer_only_where_its_user_trusts_the_project(
+    write_tree: WriteTree, tmp_path: Path
+) -> None:
+    """A project's ``.codex/config.toml`` naming ``PROJECT_GUIDE.md`` replaces the user's names, for
+    ruleweave always and for Codex only in a trusted project (``ProjectTrustContext::decision_for_dir``:
+    the layer directory's own entry, else the project root's). Untrusted, Codex loads ``TEAM_GUIDE.md``
+    by the user's setting and ruleweave sends ``PROJECT_GUIDE.md``; trusted, Codex loads
+    ``PROJECT_GUIDE.md`` and neither is sent."""
+    root, home = write_tree(CODEX_PROJECT), tmp_path / "home"
+    _codex_config(root / ".codex", 'project_doc_fallback_filenames = ["PROJECT_GUIDE.md"]\n')
+    user = 'project_doc_fallback_filenames = ["TEAM_GUIDE.md"]\n'
+    _codex_config(home / ".codex", user)
+    start, _ = _codex(root, home)
+    assert "ROOT-PROJECT" in start and "ROOT-TEAM" not in start
+    _codex_config(home / ".codex", f'{user}[projects."{root}"]\ntrust_level = "trusted"\n')
+    start, _ = _codex(root, home)
+    assert "ROOT-PROJECT" not in start and "ROOT-TEAM" not in start
+    _codex_config(home / ".codex", f'{user}[projects."{root}"]\ntrust_level = "untrusted"\n')
+    start, _ = _codex(root, home)
+    assert "ROOT-PROJECT" in start
+
+
+def test_a_codex_layers_own_trust_entry_wins_over_the_project_roots(
+    write_tree: WriteTree, tmp_path: Path
+) -> None:
+    """``sub/.codex/config.toml`` in a trusted project, its own directory marked untrusted: Codex leaves
+    that layer disabled, so from ``sub`` the root's setting holds for it."""
+    root, home = write_tree(CODEX_PROJECT), tmp_path / "home"
+    _codex_config(root / ".codex", 'project_doc_fallback_filenames = ["TEAM_GUIDE.md"]\n')
+    _codex_config(root / "sub/.codex", 'project_doc_fallback_filenames = ["PROJECT_GUIDE.md"]\n')
+    trust = f'[projects."{root}"]\ntrust_level = "trusted"\n'
+    _codex_config(home / ".codex", trust)
+    start, _ = _codex(root, home, "sub")  # Codex: PROJECT_GUIDE.md; ruleweave reads the same layers
+    assert "ROOT-PROJECT" not in start and "ROOT-TEAM" not in start and "SUB-TEAM" not in start
+    _codex_config(home / ".codex", f'{trust}[projects."{root / "sub"}"]\ntrust_level = "untrusted"\n')
+    start, _ = _codex(root, home, "sub")  # Codex: TEAM_GUIDE.md; ruleweave still reads PROJECT_GUIDE.md
+    assert "ROOT-PROJECT" in start and "ROOT-TEAM" not in start and "SUB-TEAM" not in start
+
+
+def test_an_edit_of_codexs_project_config_rebuilds_the_snapshot(
+    write_tree: WriteTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project's ``.codex/config.toml`` is a dependency of the hook's snapshot: once its setting names
+    ``TEAM_GUIDE.md``, the warm path misses and ``sub/TEAM_GUIDE.md`` (below the cwd: Codex never loads
+    it) comes with a read in ``sub/``."""
+    from tests.hosts.codex import payloads as codex_payloads
+
+    root, home = write_tree(CODEX_PROJECT), tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    _codex_config(root / ".codex", 'project_doc_fallback_filenames = ["PROJECT_GUIDE.md"]\n')
+    _backdate(root)
+    state = tmp_path / "state"
+    first = hook("codex", codex_payloads.bash(root, "cat sub/x.txt", "c1", session="warm-up"), state)
+    assert first.returncode == 0 and b"SUB-TEAM" not in first.stdout
+    monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state))
+    read = codex_payloads.bash(root, "cat sub/x.txt", "c2", session="s2")
+    assert snapshot.answer(host("codex"), read, HookOptions()) is not snapshot.MISS  # the snapshot answers
+    _codex_config(root / ".codex", 'project_doc_fallback_filenames = ["TEAM_GUIDE.md"]\n')
+    _backdate(root)
+    assert snapshot.answer(host("codex"), read, HookOptions()) is snapshot.MISS
+    after = hook("codex", read, state)
+    assert b"SUB-TEAM" in after.stdout

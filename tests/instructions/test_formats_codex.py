@@ -121,3 +121,52 @@ def test_wrong_shape_is_a_warning(write_tree: WriteTree, isolated_home: Path) ->
     blob = build(write_tree({"GUIDE.md": "guide"}))
     assert "guide" not in blob.text
     assert any("not a list of file names" in m for m in messages(blob))
+
+
+def test_a_projects_codex_config_replaces_the_users_names(write_tree: WriteTree, isolated_home: Path) -> None:
+    """Codex merges its config layers: the user's ``config.toml``, then ``.codex/config.toml`` from the root
+    down to the cwd, the nearest setting winning (0.171.0, ``config_loader::load_project_layers``)."""
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "config.toml").write_text('project_doc_fallback_filenames = ["TEAM_GUIDE.md"]\n')
+    root = write_tree(
+        {
+            ".codex/config.toml": 'project_doc_fallback_filenames = ["GUIDE.md"]\n',
+            "GUIDE.md": "root guide",
+            "TEAM_GUIDE.md": "team guide, named by the user only",
+            "pkg/.codex/config.toml": 'model = "x"\n',  # no setting: the root's still holds below
+            "pkg/GUIDE.md": "pkg guide",
+            "pkg/app/.codex/config.toml": 'project_doc_fallback_filenames = ["APP.md"]\n',
+            "pkg/app/APP.md": "app fallback",
+            "pkg/app/GUIDE.md": "app guide, no longer a fallback name here",
+        }
+    )
+    assert headers(build(root, "pkg")) == ["[file: GUIDE.md]", "[file: pkg/GUIDE.md]"]
+    blob = build(root, "pkg/app")  # the cwd's layer names APP.md alone, for the whole walk
+    assert headers(blob) == ["[file: pkg/app/APP.md]"]
+    assert "team guide" not in blob.text and blob.warnings == ()
+
+
+def test_a_broken_project_codex_config_is_a_warning_and_the_users_names_hold(
+    write_tree: WriteTree, isolated_home: Path
+) -> None:
+    """A project ``.codex/config.toml`` that is not TOML is a warning naming it; the user's names still
+    apply."""
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "config.toml").write_text('project_doc_fallback_filenames = ["TEAM_GUIDE.md"]\n')
+    root = write_tree({".codex/config.toml": "project_doc_fallback_filenames = [\n", "TEAM_GUIDE.md": "team"})
+    blob = build(root)
+    assert headers(blob) == ["[file: TEAM_GUIDE.md]"]
+    (warning,) = blob.warnings
+    assert warning.path == str(root / ".codex/config.toml") and "not valid TOML" in warning.message
+
+
+def test_a_project_codex_folder_that_is_codex_home_is_read_once(write_tree: WriteTree) -> None:
+    """Codex skips a project ``.codex`` that is ``CODEX_HOME`` itself: its ``config.toml`` is the user
+    layer, read (and reported on) once."""
+    root = write_tree({".codex/config.toml": 'project_doc_fallback_filenames = ["GUIDE.md", "../x.md"]\n',
+                       "GUIDE.md": "guide"})
+    blob = build(root, codex_home=root / ".codex")
+    assert headers(blob) == ["[file: GUIDE.md]"]
+    assert len(blob.warnings) == 1  # "../x.md", reported for the one layer it is read as

@@ -46,6 +46,8 @@ TYPE_CHECKING = False  # not typing's: see above
 if TYPE_CHECKING:
     from typing import Any
 
+    from ruleweave.config import RuleweaveConfig
+
 __all__ = ["HOST"]
 
 EVENTS = claude_style.EVENTS
@@ -77,6 +79,26 @@ whole up to 2,500 approximate tokens, counted as UTF-8 bytes / 4 (``hooks/src/ou
 NATIVE_FILES = frozenset({"AGENTS.override.md", "AGENTS.md"})
 """Instruction files Codex loads itself: ``AGENTS.override.md``, else ``AGENTS.md``, in each directory
 from the project root down to its cwd (never below it), within ``project_doc_max_bytes`` (32 KiB)."""
+
+
+def native_names(config: RuleweaveConfig) -> frozenset[str]:
+    """The instruction file names Codex loads itself in this project: ``NATIVE_FILES`` and the
+    ``project_doc_fallback_filenames`` of the config layers it honours (the user's, and the trusted
+    project's ``.codex/config.toml`` from the root to the cwd; ``codex_fallback_setting``).
+
+    Codex takes the first of ``AGENTS.override.md``, ``AGENTS.md`` and those names in each directory
+    on its walk (``agents_md.rs``, ``candidate_filenames``); ruleweave chooses one file per directory
+    the same way, then leaves the chosen one out when it is one of these.
+
+    Args:
+        config: The configuration (project root, cwd and ``CODEX_HOME``).
+
+    Returns:
+        The names, which the hook leaves out of the walk from the root to the cwd.
+    """
+    from ruleweave.instructions.agent_settings import codex_fallback_setting
+
+    return NATIVE_FILES | frozenset(codex_fallback_setting(config))
 
 
 def read_event(payload: Mapping[str, Any]) -> HookEvent:
@@ -117,6 +139,7 @@ HOST = Host(
     tools=TOOLS,
     native_provider=None,
     native_files=NATIVE_FILES,
+    native_names=native_names,
     native_walk_only=True,  # root→cwd only: a nested AGENTS.md below the cwd is never loaded (FACTS, run 2)
     native_user=lambda config: (config.codex_dir / "AGENTS.override.md", config.codex_dir / "AGENTS.md"),
     context_limit=CONTEXT_LIMIT,

@@ -30,7 +30,9 @@ class Turn(NamedTuple):
     output: str
 
 
-def run_turn(tmp: Path, files: Mapping[str, str], script: Sequence[Reply], prompt: str) -> Turn:
+def run_turn(
+    tmp: Path, files: Mapping[str, str], script: Sequence[Reply], prompt: str, user_config: str = ""
+) -> Turn:
     """Write the project, ``ruleweave install codex`` into it, and run one ``codex exec`` turn.
 
     Args:
@@ -38,6 +40,7 @@ def run_turn(tmp: Path, files: Mapping[str, str], script: Sequence[Reply], promp
         files: The project's files, by path relative to its root.
         script: The mock's replies to the turn's agent-loop requests.
         prompt: The user's prompt.
+        user_config: TOML lines for ``$CODEX_HOME/config.toml``, before the mock provider's table.
 
     Returns:
         The ``Turn``; the state directory is ``tmp / "state"``.
@@ -60,7 +63,8 @@ def run_turn(tmp: Path, files: Mapping[str, str], script: Sequence[Reply], promp
     assert done.returncode == 0, done.stderr
     with MockResponses(list(script)) as mock:
         (codex_home / "config.toml").write_text(
-            f'model = "{MODEL}"\nmodel_provider = "mock"\nmodel_auto_compact_token_limit = 5000\n\n'
+            f'{user_config}model = "{MODEL}"\nmodel_provider = "mock"\n'
+            'model_auto_compact_token_limit = 5000\n\n'
             f'[model_providers.mock]\nname = "mock"\nbase_url = "{mock.url}"\nwire_api = "responses"\n'
             'env_key = "MOCK_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n',
             encoding="utf-8",

@@ -1,0 +1,58 @@
+"""Codex's ``project_doc_fallback_filenames``, from its user config and a trusted project's
+``.codex/config.toml``, with the real Codex CLI 0.171.0: the file a directory's fallback name picks is
+Codex's own, so ruleweave's hooks leave it out; what Codex does not load still comes from ruleweave.
+
+Codex reads the setting from its merged config layers (``config_loader::load_config_layers_state``:
+the user's ``config.toml``, then each ``.codex/config.toml`` from the project root to the cwd, honoured
+only in a trusted project) and tries ``AGENTS.override.md``, ``AGENTS.md``, then those names in each
+directory from the root to its cwd (``agents_md.rs``, ``candidate_filenames``). ``codex exec --trust``
+trusts the project here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.codex.driving import run_turn
+from tests.e2e.mock_responses import reply, text
+
+pytestmark = pytest.mark.e2e
+
+ALWAYS = ".github/copilot-instructions.md"
+USER_SETTING = 'project_doc_fallback_filenames = ["TEAM_GUIDE.md"]\n'
+
+
+def _first_request(tmp: Path, files: dict[str, str]) -> dict[str, Any]:
+    turn = run_turn(tmp, {ALWAYS: "COPILOT-ALWAYS: keep commits small.\n", **files},
+                    [reply(text("Done."))], "Say done.", user_config=USER_SETTING)
+    return turn.mock.loop_requests[0]
+
+
+def _count(body: dict[str, Any], needle: str) -> int:
+    return json.dumps(body).count(needle)
+
+
+def test_the_users_fallback_name_is_codexs_own_file(tmp_path: Path) -> None:
+    """No ``AGENTS.md`` at the root and the user's setting names ``TEAM_GUIDE.md``: Codex loads it, once;
+    the hooks add the always-on rule and leave the guide out (before, it arrived twice)."""
+    body = _first_request(tmp_path, {"TEAM_GUIDE.md": "TEAM-GUIDE: Codex loads this itself.\n"})
+    assert _count(body, "TEAM-GUIDE") == 1
+    assert _count(body, "COPILOT-ALWAYS") == 1
+
+
+def test_a_trusted_projects_setting_replaces_the_users(tmp_path: Path) -> None:
+    """The project's ``.codex/config.toml`` names ``PROJECT_GUIDE.md``: in a trusted project that layer
+    wins, so Codex loads ``PROJECT_GUIDE.md`` (once, itself) and ``TEAM_GUIDE.md`` reaches nobody; ruleweave
+    reads the layers the same way (before, it read the user's setting alone and sent ``TEAM_GUIDE.md``)."""
+    body = _first_request(tmp_path, {
+        ".codex/config.toml": 'project_doc_fallback_filenames = ["PROJECT_GUIDE.md"]\n',
+        "PROJECT_GUIDE.md": "PROJECT-GUIDE: Codex loads this through the project's setting.\n",
+        "TEAM_GUIDE.md": "TEAM-GUIDE: named by the user's setting only.\n",
+    })
+    assert _count(body, "PROJECT-GUIDE") == 1
+    assert _count(body, "TEAM-GUIDE") == 0
+    assert _count(body, "COPILOT-ALWAYS") == 1
