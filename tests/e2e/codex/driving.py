@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from tests.e2e.mock_responses import MockResponses, Reply
+from tests.e2e.mock_responses import MockResponses, Reply, Script
 from tests.e2e.npm_agents import agent_cli
 from tests.hosts.running import RULEWEAVE
 
@@ -31,14 +31,14 @@ class Turn(NamedTuple):
 
 
 def run_turn(
-    tmp: Path, files: Mapping[str, str], script: Sequence[Reply], prompt: str, user_config: str = ""
+    tmp: Path, files: Mapping[str, str], script: Sequence[Reply | Script], prompt: str, user_config: str = ""
 ) -> Turn:
     """Write the project, ``ruleweave install codex`` into it, and run one ``codex exec`` turn.
 
     Args:
         tmp: A folder of the test's own (the project, the homes and the state directory go there).
         files: The project's files, by path relative to its root.
-        script: The mock's replies to the turn's agent-loop requests.
+        script: The mock's replies to the turn's agent-loop requests (a callable chooses from the request).
         prompt: The user's prompt.
         user_config: TOML lines for ``$CODEX_HOME/config.toml``, before the mock provider's table.
 
