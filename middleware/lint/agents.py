@@ -26,6 +26,7 @@ from typing import Literal
 
 from ruleweave.discovery.placement import GlobDialect
 from ruleweave.discovery.registry import PROVIDERS
+from ruleweave.instructions.agent_settings import AgentNames
 from ruleweave.lint.findings import Severity
 
 LimitScope = Literal["rule-file", "instruction-file", "chain", "hook-context"]
@@ -83,6 +84,9 @@ class Agent:
         first_only: Only the first of ``instruction_files`` present in a directory is loaded.
         limits: Documented limits.
         ignores: Files of its format it skips.
+        setting: The field of ``AgentNames`` whose names the agent's own settings add (``codex``:
+            ``project_doc_fallback_filenames``; ``gemini``, ``qwen``: ``context.fileName``); '' for none.
+        replaced: Which of ``instruction_files`` a non-empty setting replaces (Qwen Code's defaults).
     """
 
     id: str
@@ -92,6 +96,8 @@ class Agent:
     first_only: bool = False
     limits: tuple[Limit, ...] = ()
     ignores: tuple[Ignore, ...] = ()
+    setting: str = ""
+    replaced: tuple[str, ...] = ()
 
     @property
     def dialect(self) -> GlobDialect:
@@ -114,6 +120,7 @@ AGENTS: tuple[Agent, ...] = (
             Limit("chain", 32 * 1024, "bytes", "project_doc_max_bytes",
                   "Codex drops everything past it"),
         ),
+        setting="codex",
     ),
     Agent(
         "copilot", "GitHub Copilot", ("copilot",), (".github/copilot-instructions.md", "AGENTS.md"),
@@ -137,8 +144,9 @@ AGENTS: tuple[Agent, ...] = (
                   "Windsurf ignores the rest"),
         ),
     ),
-    Agent("gemini", "Gemini CLI", (), ("GEMINI.md",)),
-    Agent("qwen", "Qwen Code", ("qwen",), ("QWEN.md", "AGENTS.md", ".qwen/QWEN.local.md")),
+    Agent("gemini", "Gemini CLI", (), ("GEMINI.md",), setting="gemini"),
+    Agent("qwen", "Qwen Code", ("qwen",), ("QWEN.md", "AGENTS.md", ".qwen/QWEN.local.md"),
+          setting="qwen", replaced=("QWEN.md", "AGENTS.md")),
     Agent("amp", "Amp", (), ("AGENTS.md", "AGENT.md"), first_only=True),
     Agent("opencode", "OpenCode", ("opencode",), ("AGENTS.md",)),
     Agent("warp", "Warp", (), ("WARP.md",)),
@@ -170,6 +178,23 @@ INSTRUCTION_FILES: tuple[str, ...] = tuple(
     dict.fromkeys(name for agent in AGENTS for name in agent.instruction_files)
 )
 """Every agent's session-start file names (relative to a directory), without repeats."""
+
+
+def names_in(agent: Agent, settings: AgentNames) -> tuple[str, ...]:
+    """The agent's session-start file names in a project: its own, with those its settings add.
+
+    Args:
+        agent: The agent.
+        settings: The names the agents' own settings give in the project (``read_agent_names``).
+
+    Returns:
+        The names, in the agent's order (a setting's after its own, or in place of ``replaced``).
+    """
+    named: tuple[str, ...] = getattr(settings, agent.setting) if agent.setting else ()
+    if not named:
+        return agent.instruction_files
+    own = tuple(n for n in agent.instruction_files if n not in agent.replaced)
+    return tuple(dict.fromkeys((*own, *named)))
 
 
 def agent(agent_id: str) -> Agent | None:

@@ -18,7 +18,7 @@ how much is lost.
 
 from __future__ import annotations
 
-from ruleweave.lint.agents import AGENTS, Agent, Limit
+from ruleweave.lint.agents import AGENTS, Agent, Limit, names_in
 from ruleweave.lint.findings import Finding
 from ruleweave.lint.sources import LintSources
 from ruleweave.rules import Bucket, Rule
@@ -136,13 +136,14 @@ def session_files(sources: LintSources, agent: Agent) -> dict[str, list[str]]:
         Directory → paths relative to the project root.
     """
     present = set(sources.instruction_files)
+    names = names_in(agent, sources.agent_names)
     by_dir: dict[str, list[str]] = {}
     for path in sorted(present):
-        for name in agent.instruction_files:
+        for name in names:
             if path == name or path.endswith("/" + name):
                 by_dir.setdefault(path[: len(path) - len(name)].rstrip("/"), [])
     for directory, found in by_dir.items():
-        for name in agent.instruction_files:
+        for name in names:
             candidate = f"{directory}/{name}" if directory else name
             if candidate in present:
                 found.append(candidate)

@@ -15,7 +15,9 @@ from functools import cached_property
 from ruleweave._files.paths import real_inside, real_path
 from ruleweave._files.reading import read_text
 from ruleweave.config import RuleweaveConfig
+from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.nested import FOLDER_MARKERS, NestedFolder
+from ruleweave.instructions.agent_settings import AgentNames, read_agent_names
 from ruleweave.instructions.formats import FORMATS
 from ruleweave.lint.agents import INSTRUCTION_FILES
 from ruleweave.lint.tracked import Listing, list_files
@@ -122,10 +124,18 @@ class LintSources:
         )
 
     @cached_property
+    def agent_names(self) -> AgentNames:
+        """The instruction-file names agents' own settings add here (``read_agent_names``; their
+        problems are the rule set's warnings already)."""
+        return read_agent_names(DiscoveryContext(self.config))
+
+    @cached_property
     def instruction_files(self) -> tuple[str, ...]:
         """Every agent's session-start file present in the project (relative paths, sorted)."""
         by_base: dict[str, list[str]] = {}
-        known = (*INSTRUCTION_FILES, *(f.name for f in FORMATS), *self.config.instruction_files)
+        settings = self.agent_names
+        known = (*INSTRUCTION_FILES, *(f.name for f in FORMATS), *self.config.instruction_files,
+                 *settings.codex, *settings.gemini, *settings.qwen)
         for name in dict.fromkeys(known):
             by_base.setdefault(name.rsplit("/", 1)[-1], []).append(name)
         found: set[str] = set()

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ruleweave.lint.agent_view import AgentView
-from ruleweave.lint.agents import Agent, format_label
+from ruleweave.lint.agents import Agent, format_label, names_in
 from ruleweave.lint.findings import Finding
 from ruleweave.lint.limits import session_files
 from ruleweave.lint.reachability import skip_reason
@@ -173,8 +173,9 @@ def _agent_files(
     answers: dict[str, Reach] = {}
     places = [(d, path) for d, paths in by_dir.items() if d not in on_walk for path in paths]
     own_rules = {sources.relative(r.path) for r in sources.rules if r.source.provider in agent.providers}
+    names = names_in(agent, sources.agent_names)
     for path in files:
-        name = next((n for n in agent.instruction_files if path == n or path.endswith("/" + n)), None)
+        name = next((n for n in names if path == n or path.endswith("/" + n)), None)
         directory = path[: len(path) - len(name)].rstrip("/") if name else ""
         kept = by_dir.get(directory, []) if name else []
         if path in kept:

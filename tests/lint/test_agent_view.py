@@ -80,3 +80,23 @@ def test_an_unknown_agent_is_a_config_error(tmp_path: Path) -> None:
     root = git_repo(tmp_path / "r", {})
     with pytest.raises(ConfigError, match="Unknown agent 'vim'; lint knows claude, codex"):
         run(root, "vim")
+
+
+def test_codex_gemini_and_qwen_views_follow_their_own_settings(tmp_path: Path) -> None:
+    """A name an agent's settings add is its session-start file too: Codex's
+    ``project_doc_fallback_filenames`` (a project's ``.codex/config.toml`` here: one file per directory,
+    after AGENTS.md), Gemini CLI's ``context.fileName`` (besides GEMINI.md) and Qwen Code's (instead of
+    QWEN.md and AGENTS.md)."""
+    root = git_repo(tmp_path / "r", {
+        ".codex/config.toml": 'project_doc_fallback_filenames = ["GUIDE.md"]\n',
+        ".gemini/settings.json": '{"context": {"fileName": ["GUIDE.md"]}}',
+        ".qwen/settings.json": '{"context": {"fileName": "GUIDE.md"}}',
+        "GUIDE.md": "Guide.\n",
+        "QWEN.md": "Qwen.\n",
+        "pkg/AGENTS.md": "Package.\n",
+        "pkg/GUIDE.md": "Package guide.\n",
+    })
+    codex, gemini, qwen = run(root / "pkg", "codex", "gemini", "qwen").views
+    assert [i.path for i in codex.session_start] == ["GUIDE.md", "pkg/AGENTS.md"]
+    assert [i.path for i in gemini.session_start] == ["GUIDE.md", "pkg/GUIDE.md"]
+    assert [i.path for i in qwen.session_start] == ["GUIDE.md", "pkg/GUIDE.md"]

@@ -102,3 +102,16 @@ def test_a_cut_names_the_file_to_trim(tmp_path: Path) -> None:
     assert "name AGENTS.md in keep_whole" in cuts["AGENTS.md"]
     assert "the whole text stays at rule://big" in cuts[".cursor/rules/big.mdc"]
     assert "trim AGENTS.md (" in cuts[".cursor/rules/big.mdc"]
+
+
+def test_codex_chain_counts_a_fallback_named_file(tmp_path: Path) -> None:
+    """``project_doc_fallback_filenames`` from the project's ``.codex/config.toml``: the fallback file at
+    the root is the chain's first part, so a nested AGENTS.md past 32 KiB is cut."""
+    root = git_repo(tmp_path / "r", {
+        ".codex/config.toml": 'project_doc_fallback_filenames = ["TEAM.md"]\n',
+        "TEAM.md": lines(200),
+        "pkg/AGENTS.md": lines(200),
+    })
+    [finding] = [f for f in of(run(root), "over-limit") if f.agent == "codex"]
+    assert finding.path == "pkg/AGENTS.md"
+    assert finding.details[:2] == ("TEAM.md: 20,000 bytes", "pkg/AGENTS.md: 20,000 bytes")

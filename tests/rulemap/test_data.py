@@ -208,3 +208,20 @@ def test_every_answer_uses_the_documented_words(every_format: dict[str, Any], mo
                 assert answer["why"] in WHY and answer["note"]
             else:
                 assert answer["loads"] in LOADS and "why" not in answer
+
+
+def test_a_fallback_name_from_codexs_project_config_is_codexs_instruction_file(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """The project's ``.codex/config.toml`` names TEAM.md: the map shows Codex loading it at session start
+    where no AGENTS.md is, and passing it over (first only) beside one."""
+    root = tmp_path / "repo"
+    tree = {".git/HEAD": "", ".codex/config.toml": 'project_doc_fallback_filenames = ["TEAM.md"]\n',
+            "TEAM.md": "Team.\n", "pkg/AGENTS.md": "Package.\n", "pkg/TEAM.md": "Package team.\n"}
+    for rel, text in tree.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    files = {f["path"]: f["agents"] for f in build_map(RuleweaveConfig(cwd=root))["instruction_files"]}
+    assert files["TEAM.md"]["codex"] == {"loads": "session start"}
+    assert files["pkg/TEAM.md"]["codex"]["why"] == "first only"
+    assert files["pkg/AGENTS.md"]["codex"] == {"loads": "in its directory"}
