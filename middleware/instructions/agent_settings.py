@@ -76,9 +76,9 @@ def codex_fallback_setting(config: RuleweaveConfig) -> tuple[str, ...]:
 
     The user's ``config.toml``, then each ``.codex/config.toml`` from the project root down
     to the cwd whose directory the user trusts (the directory's own ``[projects."<dir>"]``
-    entry, else the project root's), the nearest setting winning. Each entry as Codex's
-    ``candidate_filenames`` keeps it: not empty, not ``.`` or ``..``, no ``/`` or NUL; any
-    suffix. Problems are not reported here (``read_agent_names`` reports them).
+    entry, else the project root's), the nearest setting winning. Each entry trimmed, and kept
+    as Codex's ``candidate_filenames`` keeps it: not empty, not ``.`` or ``..``, no ``/`` or NUL;
+    any suffix. Problems are not reported here (``read_agent_names`` reports them).
 
     Args:
         config: The configuration (project root, cwd and ``CODEX_HOME``).
@@ -101,8 +101,9 @@ def codex_fallback_setting(config: RuleweaveConfig) -> tuple[str, ...]:
             value = data[_CODEX_KEY]
     if not isinstance(value, list):
         return ()
-    names = [item for item in value if isinstance(item, str) and item not in ("", ".", "..")]
-    return tuple(dict.fromkeys(name for name in names if "/" not in name and "\0" not in name))
+    names = [item.strip() for item in value if isinstance(item, str)]  # Codex trims them (config/mod.rs)
+    kept = (name for name in names if name not in ("", ".", "..") and "/" not in name and "\0" not in name)
+    return tuple(dict.fromkeys(kept))
 
 
 def _codex_layers(ctx: DiscoveryContext) -> list[tuple[Path, Level]]:

@@ -7,11 +7,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ruleweave._files.paths import normalise
+from ruleweave._files.reading import read_text
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.agent_settings import read_agent_names
 from ruleweave.instructions.budget import SEPARATOR, Part, fit_ordered, keeps_whole
-from ruleweave.instructions.formats import FileFormat, non_empty, plan, present, user_files
+from ruleweave.instructions.formats import FileFormat, plan, present, user_files
 from ruleweave.instructions.imports import Expander
 from ruleweave.instructions.markdown import normalise_text, one_line_folded
 from ruleweave.instructions.model import (
@@ -59,12 +60,14 @@ def build_instructions(
     native_user = frozenset(config.native_user_files)  # the agent reads these itself
     for path, fmt in user_files(config, names.gemini, names.qwen):
         path = normalise(path)
-        if fmt.group and (fmt.group in taken or not non_empty(path)):
+        if fmt.group and fmt.group in taken:
             continue
         if str(path) in native_user:
             taken.add(fmt.group)  # the agent has it: its alternatives stay out too
             continue
-        if ctx.is_file(path, "user"):
+        # In its home Codex passes over a blank AGENTS.override.md (``load_from_codex_home``: the first
+        # candidate with text wins); in a project directory the first present one wins (``present``).
+        if ctx.is_file(path, "user") and (not fmt.group or _has_text(path, config.max_file_bytes)):
             taken.add(fmt.group)
             add(path, "user", fmt, base=path.parent)
     if config.parent_instructions:
@@ -99,6 +102,12 @@ def build_instructions(
     merged = tuple((shown, kept) for _, shown, kept in expander.merged)
     return blob._replace(warnings=blob.warnings + notes, merged=merged,
                          scoped=tuple(expander.scoped), formats=tuple(formats))
+
+
+def _has_text(path: Path, limit: int) -> bool:
+    """Whether a regular file holds more than white space (unreadable: left to the read that reports it)."""
+    text = read_text(path, limit, regular=True).text
+    return text is None or bool(text.strip())
 
 
 def _parent_file(path: Path, config: RuleweaveConfig) -> bool:

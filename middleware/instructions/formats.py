@@ -270,7 +270,10 @@ def present(
         if not is_within(path, directory) or path == directory:
             ctx.warn(path, f"instruction file name {fmt.name!r} leaves its directory; ignored")
             continue
-        if ctx.is_file(path, "project") and (not fmt.group or non_empty(path)):
+        # The first present file wins its group, even one without text: Codex 0.171.0 probes each
+        # name for a regular file and then skips an empty one, so a blank AGENTS.override.md hides
+        # AGENTS.md (a real run; ``agents_md.rs``), and OpenCode takes the first name found.
+        if ctx.is_file(path, "project"):
             if fmt.group:
                 taken.add(fmt.group)
             found.append((path, fmt))
@@ -280,11 +283,3 @@ def present(
 def _stays_inside(name: str) -> bool:
     parts = name.replace("\\", "/").split("/")
     return bool(name) and not name.startswith(("/", "~")) and ".." not in parts and name not in (".", "")
-
-
-def non_empty(path: Path) -> bool:
-    """Whether a file has bytes (Codex takes the first non-empty file of a group)."""
-    try:
-        return os.stat(path).st_size > 0
-    except OSError:
-        return True  # the read reports it

@@ -192,7 +192,8 @@ def test_codex_fallback_names_from_its_user_config_are_left_out_on_its_walk(
     root, home = write_tree(CODEX_PROJECT), tmp_path / "home"
     start, notice = _codex(root, home)
     assert "ROOT-TEAM" not in start and "SUB-TEAM" not in notice  # no setting: not an instruction file
-    _codex_config(home / ".codex", 'project_doc_fallback_filenames = ["TEAM_GUIDE.md", "sub/x.md"]\n')
+    # Codex trims each name (``config/mod.rs``) and ignores one with a ``/`` (``candidate_filenames``)
+    _codex_config(home / ".codex", 'project_doc_fallback_filenames = [" TEAM_GUIDE.md ", "sub/x.md"]\n')
     start, notice = _codex(root, home)
     assert "ROOT-TEAM" not in start and "SUB-TEAM" in notice
     start, _ = _codex(root, home, "sub")

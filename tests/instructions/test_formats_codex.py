@@ -33,10 +33,29 @@ def test_override_replaces_agents_md_in_its_directory(write_tree: WriteTree) -> 
     assert "root agents" not in blob.text and "pkg agents" in blob.text
 
 
-def test_empty_override_does_not_hide_agents_md(write_tree: WriteTree) -> None:
-    """Codex takes the first non-empty file: an empty override leaves ``AGENTS.md`` in place."""
-    root = write_tree({"AGENTS.md": "root agents", "AGENTS.override.md": ""})
-    assert headers(build(root)) == ["[file: AGENTS.md]"]
+@pytest.mark.parametrize("blank", ["", "\n  \n"])
+def test_a_blank_override_in_a_project_directory_hides_agents_md(write_tree: WriteTree, blank: str) -> None:
+    """In a directory of the project Codex takes the first name that is a regular file, then skips it
+    when it is blank: an empty or white-space ``AGENTS.override.md`` hides ``AGENTS.md`` (Codex 0.171.0,
+    a real run: neither reached the model; ``agents_md.rs``: the probe stops at the first regular file)."""
+    root = write_tree({"AGENTS.md": "root agents", "AGENTS.override.md": blank,
+                       "pkg/AGENTS.md": "pkg agents"})
+    blob = build(root, "pkg")
+    assert headers(blob) == ["[file: pkg/AGENTS.md]"] and "root agents" not in blob.text
+
+
+@pytest.mark.parametrize("blank", ["", "\n  \n"])
+def test_a_blank_override_in_codex_home_leaves_agents_md_in_place(
+    write_tree: WriteTree, isolated_home: Path, blank: str
+) -> None:
+    """In its home Codex takes the first candidate with text (``load_from_codex_home`` trims each): a blank
+    ``AGENTS.override.md`` there leaves ``~/.codex/AGENTS.md`` in place (a real run: it reached the model)."""
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "AGENTS.override.md").write_text(blank)
+    (codex / "AGENTS.md").write_text("codex user prefs")
+    blob = build(write_tree({"AGENTS.md": "project"}))
+    assert headers(blob) == ["[file: ~/.codex/AGENTS.md]", "[file: AGENTS.md]"]
 
 
 def test_user_tier_is_codex_home(write_tree: WriteTree, isolated_home: Path) -> None:

@@ -37,7 +37,8 @@ def run_turn(
 
     Args:
         tmp: A folder of the test's own (the project, the homes and the state directory go there).
-        files: The project's files, by path relative to its root.
+        files: The project's files, by path relative to its root (``../codex-home/…`` and ``../home/…``
+            reach Codex's home and the user's, which sit beside the project).
         script: The mock's replies to the turn's agent-loop requests (a callable chooses from the request).
         prompt: The user's prompt.
         user_config: TOML lines for ``$CODEX_HOME/config.toml``, before the mock provider's table.
@@ -52,8 +53,8 @@ def run_turn(
         (project / rel).parent.mkdir(parents=True, exist_ok=True)
         (project / rel).write_text(body, encoding="utf-8")
     home, codex_home = tmp / "home", tmp / "codex-home"
-    home.mkdir()
-    codex_home.mkdir()
+    home.mkdir(exist_ok=True)
+    codex_home.mkdir(exist_ok=True)
     env = {
         **os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "MOCK_API_KEY": "test",
         "RULEWEAVE_STATE_DIR": str(tmp / "state"), "RUST_LOG": "warn", "NO_COLOR": "1",

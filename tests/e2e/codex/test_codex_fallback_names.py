@@ -1,6 +1,7 @@
-"""Codex's ``project_doc_fallback_filenames``, from its user config and a trusted project's
-``.codex/config.toml``, with the real Codex CLI 0.171.0: the file a directory's fallback name picks is
-Codex's own, so ruleweave's hooks leave it out; what Codex does not load still comes from ruleweave.
+"""Which instruction file Codex takes per directory, with the real Codex CLI 0.171.0: its
+``project_doc_fallback_filenames`` (from its user config and a trusted project's ``.codex/config.toml``)
+and a blank ``AGENTS.override.md``. The file Codex takes is its own, so ruleweave's hooks leave it out;
+what Codex does not load still comes from ruleweave.
 
 Codex reads the setting from its merged config layers (``config_loader::load_config_layers_state``:
 the user's ``config.toml``, then each ``.codex/config.toml`` from the project root to the cwd, honoured
@@ -55,4 +56,21 @@ def test_a_trusted_projects_setting_replaces_the_users(tmp_path: Path) -> None:
     })
     assert _count(body, "PROJECT-GUIDE") == 1
     assert _count(body, "TEAM-GUIDE") == 0
+    assert _count(body, "COPILOT-ALWAYS") == 1
+
+
+def test_a_blank_override_hides_agents_md_in_the_project_but_not_in_codex_home(tmp_path: Path) -> None:
+    """A white-space ``AGENTS.override.md`` wins its project directory and is skipped as empty, so the
+    root's ``AGENTS.md`` reaches nobody (ruleweave chooses the same way and sends nothing for it); in
+    ``$CODEX_HOME`` Codex passes over a blank override and loads ``AGENTS.md``, once."""
+    turn = run_turn(tmp_path, {
+        ALWAYS: "COPILOT-ALWAYS: keep commits small.\n",
+        "AGENTS.md": "ROOT-AGENTS: hidden by the blank override.\n",
+        "AGENTS.override.md": "\n  \n",
+        "../codex-home/AGENTS.override.md": "\n",
+        "../codex-home/AGENTS.md": "USER-AGENTS: Codex loads this from its home.\n",
+    }, [reply(text("Done."))], "Say done.")
+    body = turn.mock.loop_requests[0]
+    assert _count(body, "ROOT-AGENTS") == 0
+    assert _count(body, "USER-AGENTS") == 1
     assert _count(body, "COPILOT-ALWAYS") == 1
