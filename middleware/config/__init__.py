@@ -130,6 +130,9 @@ class RuleweaveConfig:
         native_walk_files: Instruction file names an agent reads itself on the walk from the root to
             the cwd, and only there (Codex's and Qwen Code's ``AGENTS.md``): left out of the start
             blob, still delivered as nested files below the cwd.
+        native_walk_budget: The bytes of ``native_walk_files`` the agent reads itself, root first
+            (Codex's ``project_doc_max_bytes``): it cuts the file that crosses it and drops the rest of
+            the walk's, so those parts go into the start blob. ``None``: it reads them whole.
         native_user_files: User-tier instruction files (absolute paths) the agent reads itself
             (Claude Code's ``~/.claude/CLAUDE.md``): left out of the start blob.
         native_files: Instruction file names an agent reads itself wherever they are (Gemini CLI's
@@ -204,6 +207,7 @@ class RuleweaveConfig:
     symlinks: SymlinkPolicy
     instruction_files: tuple[str, ...]
     native_walk_files: tuple[str, ...]
+    native_walk_budget: int | None
     native_user_files: tuple[str, ...]
     native_files: tuple[str, ...]
     parent_instructions: bool
@@ -255,6 +259,7 @@ class RuleweaveConfig:
         symlinks: SymlinkPolicy = "within",
         instruction_files: Iterable[str] = DEFAULT_INSTRUCTION_FILES,
         native_walk_files: Iterable[str] = (),
+        native_walk_budget: int | None = None,
         native_user_files: Iterable[str] = (),
         native_files: Iterable[str] = (),
         parent_instructions: bool = True,
@@ -327,6 +332,7 @@ class RuleweaveConfig:
             "symlinks": as_choice("symlinks", symlinks, _SYMLINK_POLICIES),
             "instruction_files": as_strings("instruction_files", instruction_files),
             "native_walk_files": as_strings("native_walk_files", native_walk_files),
+            "native_walk_budget": as_optional_int("native_walk_budget", native_walk_budget, 0),
             "native_user_files": as_strings("native_user_files", native_user_files),
             "native_files": as_strings("native_files", native_files),
             "parent_instructions": as_bool("parent_instructions", parent_instructions),

@@ -343,6 +343,9 @@ class Host:
             ``None``: it never does.
         native_walk_only: The agent loads ``native_files`` only on the walk from the project root to
             its cwd, never below (Codex, Qwen Code): nested ones still come as notices.
+        native_walk_budget: ``config`` → the bytes of those walk files the agent reads, root first
+            (Codex's ``project_doc_max_bytes``): what it cuts past them comes from the hooks;
+            ``None``: it reads them whole.
         native_user: ``config`` → the user-tier instruction files the agent reads itself (its own
             ``~/.claude/CLAUDE.md``, ``$CODEX_HOME/AGENTS.md``); ``None``: none.
         context_unit: How the agent counts ``context_limit``: ``utf16`` (JavaScript string length:
@@ -355,8 +358,8 @@ class Host:
     __slots__ = (
         "answer_cold", "answer_warm", "context_limit", "context_unit", "delegation_tools", "encode", "events",
         "extractors", "installer", "name", "native_check", "native_fallback", "native_files", "native_names",
-        "native_provider", "native_user", "native_walk_only", "notice_before", "read_event",
-        "read_rule_templates", "scopes", "title", "tools",
+        "native_provider", "native_user", "native_walk_budget", "native_walk_only", "notice_before",
+        "read_event", "read_rule_templates", "scopes", "title", "tools",
     )
 
     def __init__(
@@ -382,6 +385,7 @@ class Host:
         read_rule_templates: Mapping[str, str] | None = None,
         native_check: Callable[[RuleweaveConfig], bool] | None = None,
         native_walk_only: bool = False,
+        native_walk_budget: Callable[[RuleweaveConfig], int] | None = None,
         native_user: Callable[[RuleweaveConfig], Sequence[Path]] | None = None,
         native_names: Callable[[RuleweaveConfig], frozenset[str]] | None = None,
         context_unit: str = "utf16",
@@ -406,6 +410,7 @@ class Host:
         self.read_rule_templates = read_rule_templates
         self.native_check = native_check
         self.native_walk_only = native_walk_only
+        self.native_walk_budget = native_walk_budget
         self.native_user = native_user
         self.context_unit = context_unit
         self.native_names = native_names

@@ -8,7 +8,7 @@
   Codex honours a project layer only in a project its user trusts
   (``[projects."<dir>"] trust_level = "trusted"``); ruleweave reads the repository's
   layers either way, as it reads a project's ``.gemini/settings.json``, and the
-  Codex host leaves out only what Codex itself loads (``codex_fallback_setting``).
+  Codex host leaves out only what Codex itself loads (``codex_docs``).
 * Gemini CLI: ``context.fileName`` in ``<project>/.gemini/settings.json``, else
   in ``~/.gemini/settings.json`` (project settings override the user's), a
   string or a list of strings.
@@ -35,6 +35,9 @@ from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.rules import Level
 
 _CODEX_KEY = "project_doc_fallback_filenames"
+
+CODEX_DOC_MAX_BYTES = 32 * 1024
+"""Codex's default ``project_doc_max_bytes`` (``codex-rs/config/defaults.toml``)."""
 
 _MAX_NAMES = 32
 """Names taken from one setting (the rest are dropped with a warning)."""
@@ -71,24 +74,37 @@ def read_agent_names(ctx: DiscoveryContext) -> AgentNames:
     return AgentNames(codex, _context_file_names(ctx, ".gemini"), _context_file_names(ctx, ".qwen"))
 
 
-def codex_fallback_setting(config: RuleweaveConfig) -> tuple[str, ...]:
-    """The ``project_doc_fallback_filenames`` Codex itself uses in this project, as it reads them.
+class CodexDocs(NamedTuple):
+    """What Codex's own config says of the project docs it loads (``codex_docs``).
+
+    Attributes:
+        fallback: ``project_doc_fallback_filenames``, each as Codex keeps it.
+        max_bytes: ``project_doc_max_bytes``: the bytes of the walk's files it reads, root first.
+    """
+
+    fallback: tuple[str, ...] = ()
+    max_bytes: int = CODEX_DOC_MAX_BYTES
+
+
+def codex_docs(config: RuleweaveConfig) -> CodexDocs:
+    """``project_doc_fallback_filenames`` and ``project_doc_max_bytes`` as Codex itself reads them here.
 
     The user's ``config.toml``, then each ``.codex/config.toml`` from the project root down
     to the cwd whose directory the user trusts (the directory's own ``[projects."<dir>"]``
-    entry, else the project root's), the nearest setting winning. Each entry trimmed, and kept
-    as Codex's ``candidate_filenames`` keeps it: not empty, not ``.`` or ``..``, no ``/`` or NUL;
-    any suffix. Problems are not reported here (``read_agent_names`` reports them).
+    entry, else the project root's), the nearest setting winning. Each fallback name trimmed,
+    and kept as Codex's ``candidate_filenames`` keeps it: not empty, not ``.`` or ``..``, no
+    ``/`` or NUL; any suffix. Problems are not reported here (``read_agent_names`` reports them).
 
     Args:
         config: The configuration (project root, cwd and ``CODEX_HOME``).
 
     Returns:
-        The names, in order, each once; ``()`` when no layer Codex honours sets them.
+        The settings; the defaults where no layer Codex honours sets them (or sets them wrongly).
     """
     ctx = DiscoveryContext(config)
     levels: dict[str, object] = {}
     value: object = None
+    limit: object = CODEX_DOC_MAX_BYTES
     for path, level in _codex_layers(ctx):
         data = _toml(ctx, path, level, warn=False)
         if data is None:
@@ -97,13 +113,14 @@ def codex_fallback_setting(config: RuleweaveConfig) -> tuple[str, ...]:
             levels = _trust_levels(data.get("projects"))
         elif not _trusts(levels, path.parent.parent, config.root):
             continue  # Codex loads an untrusted project's layer disabled
-        if _CODEX_KEY in data:
-            value = data[_CODEX_KEY]
+        value = data.get(_CODEX_KEY, value)
+        limit = data.get("project_doc_max_bytes", limit)
+    max_bytes = limit if type(limit) is int and limit >= 0 else CODEX_DOC_MAX_BYTES
     if not isinstance(value, list):
-        return ()
+        return CodexDocs((), max_bytes)
     names = [item.strip() for item in value if isinstance(item, str)]  # Codex trims them (config/mod.rs)
     kept = (name for name in names if name not in ("", ".", "..") and "/" not in name and "\0" not in name)
-    return tuple(dict.fromkeys(kept))
+    return CodexDocs(tuple(dict.fromkeys(kept)), max_bytes)
 
 
 def _codex_layers(ctx: DiscoveryContext) -> list[tuple[Path, Level]]:

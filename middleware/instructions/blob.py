@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ruleweave._files.paths import normalise
-from ruleweave._files.reading import read_text
+from ruleweave._files.reading import read_bytes, read_text
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.agent_settings import read_agent_names
@@ -22,6 +22,7 @@ from ruleweave.instructions.model import (
     InstructionFile,
     InstructionLevel,
 )
+from ruleweave.prompt import neutralise
 from ruleweave.rules import DiscoveryWarning, Level, Rule
 
 
@@ -79,10 +80,13 @@ def build_instructions(
                     add(path, "parent", fmt, base=directory)
     root = normalise(config.root)
     native = frozenset(config.native_walk_files)  # the agent reads these on the walk itself
+    budget = config.native_walk_budget  # ... within this many bytes, root first (None: whole)
     for directory in ctx.walk:
         for path, fmt in present(ctx, directory, formats, root_dir=directory == root):
             if fmt.name not in native:
                 add(path, "project", fmt)
+            elif budget is not None:
+                budget = _past_budget(path, budget, config.max_file_bytes, expander, parts, add, fmt)
     for rule in claude_rules:
         spelled = os.path.normpath(rule.path)  # a string: a Path per rule cost more than its part
         rule_tier: Level = "user" if rule.source.level == "user" else "project"
@@ -102,6 +106,40 @@ def build_instructions(
     merged = tuple((shown, kept) for _, shown, kept in expander.merged)
     return blob._replace(warnings=blob.warnings + notes, merged=merged,
                          scoped=tuple(expander.scoped), formats=tuple(formats))
+
+
+def _past_budget(
+    path: Path, budget: int, limit: int, expander: Expander, parts: list[Part],
+    add: Callable[[Path, InstructionLevel, FileFormat], None], fmt: FileFormat,
+) -> int:
+    """A walk file the agent reads itself within ``budget`` bytes, as Codex reads its project docs
+    (``agents_md.rs``): what it leaves out goes into the blob. Returns the budget left.
+
+    Root first, each file's raw bytes are charged, a blank one charges nothing; the file that
+    crosses the budget is cut there (its part past the cut comes from here, from the character
+    the cut falls in), and once the budget is spent Codex reads no further file (they come whole).
+    """
+    if budget <= 0:
+        add(path, "project", fmt)
+        return 0
+    raw = read_bytes(path, limit, regular=True)[0]
+    if raw is None:
+        return budget  # unreadable: the agent's read fails too, and charges nothing
+    if len(raw) <= budget:
+        return budget - len(raw) if raw.strip() else budget
+    head, cut = raw[:budget], budget
+    if not head.strip():
+        add(path, "project", fmt)  # a blank head is dropped whole: none of the file reaches the agent
+        return budget
+    while cut > 0 and (raw[cut] & 0xC0) == 0x80:  # back to the start of the character the cut splits
+        cut -= 1
+    tail = raw[cut:].decode("utf-8", "replace").strip("\n")
+    shown = expander.display(path, "project")
+    real = os.path.realpath(path)
+    if tail.strip() and "\x00" not in tail and expander.claim(real, tail, shown, path=str(path)):
+        body = neutralise(normalise_text(tail)).encode("utf-8")
+        parts.append(Part(f"[file: {shown}, from byte {cut:,}]", body, shown, str(path), "project"))
+    return 0
 
 
 def _has_text(path: Path, limit: int) -> bool:

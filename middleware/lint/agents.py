@@ -118,7 +118,7 @@ AGENTS: tuple[Agent, ...] = (
         "codex", "Codex CLI", (), ("AGENTS.override.md", "AGENTS.md"), first_only=True,
         limits=(
             Limit("chain", 32 * 1024, "bytes", "project_doc_max_bytes",
-                  "Codex drops everything past it"),
+                  "Codex drops everything past it (ruleweave's Codex hooks send that part)"),
         ),
         setting="codex",
     ),

@@ -264,3 +264,63 @@ def test_an_edit_of_codexs_project_config_rebuilds_the_snapshot(
     assert snapshot.answer(host("codex"), read, HookOptions()) is snapshot.MISS
     after = hook("codex", read, state)
     assert b"SUB-TEAM" in after.stdout
+
+
+def _codex_start(root: Path, home: Path, cwd: str = "") -> str:
+    config = RuleweaveConfig(cwd=root / cwd, home=home, codex_home=home / ".codex")
+    return RuleSet.load(hook_config(config, host("codex"))).prompt_parts().text
+
+
+def test_what_codexs_project_doc_max_bytes_cuts_comes_from_the_hooks(
+    write_tree: WriteTree, tmp_path: Path
+) -> None:
+    """Codex reads the walk's files root first within ``project_doc_max_bytes`` (raw bytes; a blank file
+    charges nothing), cuts the file that crosses it and drops the rest (``agents_md.rs``; a real run:
+    tests/e2e/codex/test_codex_fallback_names.py): the start context holds the cut file from the first
+    character Codex did not get, and every later file whole."""
+    root = write_tree({
+        ".git/HEAD": "",
+        "AGENTS.md": "ROOT-HEAD 123456789 ROOT-TAIL é\n",  # 33 bytes: 'é' is bytes 30 and 31
+        "a/AGENTS.override.md": "\n \n",  # blank: wins its directory, charges nothing
+        "a/b/AGENTS.md": "B-AGENTS\n",
+        "x.txt": "",
+    })
+    home = tmp_path / "home"
+    assert "ROOT-" not in _codex_start(root, home, "a/b")  # 32 KiB by default: Codex has it all
+    for budget, cut, tail in ((20, 20, "ROOT-TAIL é"), (30, 30, "é"), (31, 30, "é")):  # 31 splits 'é'
+        _codex_config(home / ".codex", f"project_doc_max_bytes = {budget}\n")
+        start = _codex_start(root, home, "a/b")
+        assert f"[file: AGENTS.md, from byte {cut}]\n{tail}\n" in start and "ROOT-HEAD" not in start, budget
+        assert "[file: a/b/AGENTS.md]\nB-AGENTS" in start and "a/AGENTS.override.md" not in start
+    _codex_config(home / ".codex", "project_doc_max_bytes = 33\n")  # the root file fits exactly
+    start = _codex_start(root, home, "a/b")
+    assert "ROOT-" not in start and "[file: a/b/AGENTS.md]\nB-AGENTS" in start
+    _codex_config(home / ".codex", "project_doc_max_bytes = 0\n")  # Codex loads no project doc
+    start = _codex_start(root, home, "a/b")
+    assert "[file: AGENTS.md]\nROOT-HEAD 123456789 ROOT-TAIL é" in start and "B-AGENTS" in start
+
+
+def test_a_trusted_project_layer_sets_codexs_budget(write_tree: WriteTree, tmp_path: Path) -> None:
+    """``project_doc_max_bytes`` in the project's ``.codex/config.toml`` counts where the user trusts the
+    project, as Codex's other settings there do; a value of the wrong type leaves the default."""
+    root = write_tree({".git/HEAD": "", "AGENTS.md": "ROOT-HEAD 123456789 ROOT-TAIL\n"})
+    home = tmp_path / "home"
+    _codex_config(root / ".codex", "project_doc_max_bytes = 20\n")
+    _codex_config(home / ".codex", "")
+    assert "ROOT-TAIL" not in _codex_start(root, home)  # untrusted: 32 KiB
+    _codex_config(home / ".codex", f'[projects."{root}"]\ntrust_level = "trusted"\n')
+    assert "[file: AGENTS.md, from byte 20]\nROOT-TAIL" in _codex_start(root, home)
+    _codex_config(root / ".codex", 'project_doc_max_bytes = "20"\n')
+    assert "ROOT-TAIL" not in _codex_start(root, home)
+
+
+def test_a_file_whose_part_within_codexs_budget_is_blank_comes_whole(
+    write_tree: WriteTree, tmp_path: Path
+) -> None:
+    """Codex drops a cut file whose kept part is white space, charging nothing (``agents_md.rs``): none of
+    it reaches the model from Codex, so the hooks send it whole, and the next file still fits the budget."""
+    root = write_tree({".git/HEAD": "", "AGENTS.md": "\n" * 12 + "ROOT-LATE\n", "a/AGENTS.md": "A-AGENTS\n"})
+    home = tmp_path / "home"
+    _codex_config(home / ".codex", "project_doc_max_bytes = 10\n")
+    start = _codex_start(root, home, "a")
+    assert "[file: AGENTS.md]\nROOT-LATE" in start and "A-AGENTS" not in start

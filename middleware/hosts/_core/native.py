@@ -67,6 +67,8 @@ def hook_config(
             walk = tuple(dict.fromkeys((*config.native_walk_files, *sorted(native))))
             if walk != config.native_walk_files:
                 update["native_walk_files"] = walk
+            if agent.native_walk_budget is not None:
+                update["native_walk_budget"] = agent.native_walk_budget(config)
         else:
             kept = tuple(name for name in config.instruction_files if name not in native)
             if kept != config.instruction_files:

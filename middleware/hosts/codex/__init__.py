@@ -84,7 +84,7 @@ from the project root down to its cwd (never below it), within ``project_doc_max
 def native_names(config: RuleweaveConfig) -> frozenset[str]:
     """The instruction file names Codex loads itself in this project: ``NATIVE_FILES`` and the
     ``project_doc_fallback_filenames`` of the config layers it honours (the user's, and the trusted
-    project's ``.codex/config.toml`` from the root to the cwd; ``codex_fallback_setting``).
+    project's ``.codex/config.toml`` from the root to the cwd; ``codex_docs``).
 
     Codex takes the first of ``AGENTS.override.md``, ``AGENTS.md`` and those names in each directory
     on its walk (``agents_md.rs``, ``candidate_filenames``); ruleweave chooses one file per directory
@@ -96,9 +96,25 @@ def native_names(config: RuleweaveConfig) -> frozenset[str]:
     Returns:
         The names, which the hook leaves out of the walk from the root to the cwd.
     """
-    from ruleweave.instructions.agent_settings import codex_fallback_setting
+    from ruleweave.instructions.agent_settings import codex_docs
 
-    return NATIVE_FILES | frozenset(codex_fallback_setting(config))
+    return NATIVE_FILES | frozenset(codex_docs(config).fallback)
+
+
+def native_walk_budget(config: RuleweaveConfig) -> int:
+    """The bytes of the walk's instruction files Codex reads itself: ``project_doc_max_bytes`` (32 KiB
+    unless a layer it honours says otherwise). Past it Codex cuts the file that crosses it and drops the
+    rest (``agents_md.rs``, a real run), so the hooks deliver those parts.
+
+    Args:
+        config: The configuration (project root, cwd and ``CODEX_HOME``).
+
+    Returns:
+        The budget; 0 when Codex loads no project docs.
+    """
+    from ruleweave.instructions.agent_settings import codex_docs
+
+    return codex_docs(config).max_bytes
 
 
 def read_event(payload: Mapping[str, Any]) -> HookEvent:
@@ -141,6 +157,7 @@ HOST = Host(
     native_files=NATIVE_FILES,
     native_names=native_names,
     native_walk_only=True,  # root→cwd only: a nested AGENTS.md below the cwd is never loaded (FACTS, run 2)
+    native_walk_budget=native_walk_budget,
     native_user=lambda config: (config.codex_dir / "AGENTS.override.md", config.codex_dir / "AGENTS.md"),
     context_limit=CONTEXT_LIMIT,
     context_unit="utf8",

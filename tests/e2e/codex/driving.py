@@ -31,7 +31,8 @@ class Turn(NamedTuple):
 
 
 def run_turn(
-    tmp: Path, files: Mapping[str, str], script: Sequence[Reply | Script], prompt: str, user_config: str = ""
+    tmp: Path, files: Mapping[str, str], script: Sequence[Reply | Script], prompt: str, user_config: str = "",
+    cwd: str = "",
 ) -> Turn:
     """Write the project, ``ruleweave install codex`` into it, and run one ``codex exec`` turn.
 
@@ -42,13 +43,17 @@ def run_turn(
         script: The mock's replies to the turn's agent-loop requests (a callable chooses from the request).
         prompt: The user's prompt.
         user_config: TOML lines for ``$CODEX_HOME/config.toml``, before the mock provider's table.
+        cwd: Where Codex starts, relative to the project root (default: the root).
 
     Returns:
         The ``Turn``; the state directory is ``tmp / "state"``.
     """
     codex = agent_cli("codex")
     project = tmp / "repo"
-    (project / ".git").mkdir(parents=True)
+    project.mkdir(parents=True)
+    # A real repository: Codex 0.171.0 trusts a project, and loads the .codex layers above a cwd in a
+    # subfolder, by its git root (an empty .git folder left the root's hooks unloaded from pkg/).
+    subprocess.run(["git", "init", "-q", str(project)], check=True, capture_output=True)
     for rel, body in files.items():
         (project / rel).parent.mkdir(parents=True, exist_ok=True)
         (project / rel).write_text(body, encoding="utf-8")
@@ -72,7 +77,7 @@ def run_turn(
         )
         ran = subprocess.run(
             [str(codex), "exec", "--skip-git-repo-check", "--trust", "--dangerously-bypass-hook-trust",
-             "-C", str(project), prompt],
+             "-C", str(project / cwd), prompt],
             capture_output=True, text=True, env=env, timeout=120, check=False, stdin=subprocess.DEVNULL,
         )
         assert ran.returncode == 0, ran.stderr[-4000:]

@@ -74,3 +74,18 @@ def test_a_blank_override_hides_agents_md_in_the_project_but_not_in_codex_home(t
     assert _count(body, "ROOT-AGENTS") == 0
     assert _count(body, "USER-AGENTS") == 1
     assert _count(body, "COPILOT-ALWAYS") == 1
+
+
+def test_what_project_doc_max_bytes_cuts_comes_from_the_hooks(tmp_path: Path) -> None:
+    """``project_doc_max_bytes = 40`` and Codex started in ``pkg``: Codex keeps the root AGENTS.md's first
+    40 bytes and drops the rest of the chain (``agents_md.rs``); the hooks send the root file from byte 40
+    and ``pkg/AGENTS.md`` whole, so every word reaches the model once."""
+    head = "ROOT-HEAD " + "a" * 29 + " "  # 40 bytes: Codex's share
+    turn = run_turn(tmp_path, {
+        "AGENTS.md": head + "ROOT-TAIL: past Codex's budget.\n",
+        "pkg/AGENTS.md": "PKG-AGENTS: after the budget was spent.\n",
+    }, [reply(text("Done."))], "Say done.", user_config="project_doc_max_bytes = 40\n", cwd="pkg")
+    body = turn.mock.loop_requests[0]
+    assert _count(body, "ROOT-HEAD") == 1 and _count(body, head.strip()) == 1
+    assert _count(body, "ROOT-TAIL") == 1
+    assert _count(body, "PKG-AGENTS") == 1
