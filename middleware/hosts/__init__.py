@@ -353,13 +353,16 @@ class Host:
         native_names: ``config`` → the instruction file names the agent loads itself in that project,
             where its own settings say which (Gemini CLI's and Qwen Code's ``context.fileName``): used
             instead of ``native_files`` (and ``native_fallback``); ``None``: ``native_files``.
+        distrusted: ``config`` → whether the user told the agent not to trust that project (Codex's
+            ``trust_level = "untrusted"``): the agent then loads none of its instruction files, and
+            the hooks answer nothing there; ``None``: the agent has no such setting.
     """
 
     __slots__ = (
-        "answer_cold", "answer_warm", "context_limit", "context_unit", "delegation_tools", "encode", "events",
-        "extractors", "installer", "name", "native_check", "native_fallback", "native_files", "native_names",
-        "native_provider", "native_user", "native_walk_budget", "native_walk_only", "notice_before",
-        "read_event", "read_rule_templates", "scopes", "title", "tools",
+        "answer_cold", "answer_warm", "context_limit", "context_unit", "delegation_tools", "distrusted",
+        "encode", "events", "extractors", "installer", "name", "native_check", "native_fallback",
+        "native_files", "native_names", "native_provider", "native_user", "native_walk_budget",
+        "native_walk_only", "notice_before", "read_event", "read_rule_templates", "scopes", "title", "tools",
     )
 
     def __init__(
@@ -388,6 +391,7 @@ class Host:
         native_walk_budget: Callable[[RuleweaveConfig], int] | None = None,
         native_user: Callable[[RuleweaveConfig], Sequence[Path]] | None = None,
         native_names: Callable[[RuleweaveConfig], frozenset[str]] | None = None,
+        distrusted: Callable[[RuleweaveConfig], bool] | None = None,
         context_unit: str = "utf16",
     ) -> None:
         self.name = name
@@ -414,6 +418,7 @@ class Host:
         self.native_user = native_user
         self.context_unit = context_unit
         self.native_names = native_names
+        self.distrusted = distrusted
 
     def extractor_for(self, tool: str) -> Any:
         """The host's own extractor for ``tool`` (``extractors``; names match case-insensitively, as

@@ -159,13 +159,34 @@ def _trust_levels(projects: object) -> dict[str, object]:
 
 
 def _trusts(levels: dict[str, object], directory: Path, root: Path) -> bool:
-    """Codex's decision for a layer's directory (``ProjectTrustContext::decision_for_dir``): its own
-    entry, else the project root's; only ``trusted`` loads the layer."""
+    """Whether Codex loads the config layer of ``directory``: only a ``trusted`` decision does."""
+    return _decision(levels, directory, root) == "trusted"
+
+
+def _decision(levels: dict[str, object], directory: Path, root: Path) -> object:
+    """Codex's trust decision for ``directory`` (``ProjectTrustContext::decision_for_dir``): its own
+    ``trust_level``, else the project root's; ``None`` when neither has one."""
     for candidate in (directory, root):
         for key in dict.fromkeys((os.fspath(candidate), os.path.realpath(candidate))):
             if key in levels:
-                return levels[key] == "trusted"
-    return False
+                return levels[key]
+    return None
+
+
+def codex_distrusts(config: RuleweaveConfig) -> bool:
+    """Whether the user marked this project ``untrusted`` for Codex (the cwd's own entry in
+    ``[projects]``, else the project root's): Codex then loads none of its project docs.
+
+    Args:
+        config: The configuration (project root, cwd and ``CODEX_HOME``).
+
+    Returns:
+        True only for an explicit ``trust_level = "untrusted"``; a project without an entry is not.
+    """
+    ctx = DiscoveryContext(config)
+    data = _toml(ctx, config.codex_dir / "config.toml", "user", warn=False)
+    levels = _trust_levels(data.get("projects") if data is not None else None)
+    return _decision(levels, config.cwd, config.root) == "untrusted"
 
 
 def context_file_setting(config: RuleweaveConfig, folder: str) -> tuple[str, ...]:

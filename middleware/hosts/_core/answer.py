@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from ruleweave.config import RuleweaveConfig
     from ruleweave.hosts import Answer, Host
     from ruleweave.hosts._core.hooks import HostHooks
     from ruleweave.hosts._hook_log import HookLog
@@ -40,7 +41,15 @@ def answer_cold(
     write_snapshot: bool,
     templates: Mapping[str, str] | None = None,
 ) -> Answer:
-    """The answer of ``HostHooks`` over the rules loaded now (and the snapshot written, if asked)."""
+    """The answer of ``HostHooks`` over the rules loaded now (and the snapshot written, if asked).
+
+    Nothing (and no snapshot) in a project the user told the agent not to trust: the agent loads
+    none of its instruction files there, and the hooks give none of its rules either.
+    """
+    if agent.distrusted is not None and agent.distrusted(event_config(agent, payload, options)):
+        log.write("hook_skipped", hook_event=agent.read_event(payload).name or "",
+                  reason=f"{agent.title} is told not to trust this project")
+        return None
     if write_snapshot:
         from ruleweave.hosts._core.snapshot_build import answer_and_snapshot
 
@@ -68,20 +77,26 @@ def load_hooks(
     """
     from ruleweave._kernel.delivery import MARKS
     from ruleweave._kernel.state import state_directory
-    from ruleweave.config import RuleweaveConfig
     from ruleweave.hosts._core.hooks import HostHooks
     from ruleweave.hosts._core.native import hook_config
     from ruleweave.ruleset import RuleSet
 
-    cwd = options.cwd or agent.read_event(payload).cwd
-    config = RuleweaveConfig(
-        cwd=cwd if isinstance(cwd, str) and cwd else os.getcwd(),
-        project_root=options.root,
-        event_log=options.event_log,
-        store=options.store,
-    )
+    config = event_config(agent, payload, options)
     leave_out = not options.include_native
     ruleset = RuleSet.load(hook_config(config, agent, leave_out_native=leave_out, templates=templates))
     # Sessions whose queue holds pieces are marked in the state directory: the warm path then misses.
     marks = os.path.join(state_directory(os.environ, os.path.expanduser("~")), MARKS)
     return HostHooks(ruleset, host=agent, leave_out_native=leave_out, log=log, queue_marks=marks)
+
+
+def event_config(agent: Host, payload: Mapping[str, Any], options: HookOptions) -> RuleweaveConfig:
+    """The configuration for the event's directory (its ``cwd``, unless ``--cwd`` names one)."""
+    from ruleweave.config import RuleweaveConfig
+
+    cwd = options.cwd or agent.read_event(payload).cwd
+    return RuleweaveConfig(
+        cwd=cwd if isinstance(cwd, str) and cwd else os.getcwd(),
+        project_root=options.root,
+        event_log=options.event_log,
+        store=options.store,
+    )

@@ -112,6 +112,11 @@ class HookServer:
         if options.cwd is None and not usable_cwd(event.cwd):
             self.log.write("hook_error", hook_event=event.name or "", error=BAD_CWD)
             return None
+        if self.agent.distrusted is not None:  # a project the user told the agent not to trust: nothing
+            from ruleweave.hosts._core.answer import event_config
+
+            if self.agent.distrusted(event_config(self.agent, payload, options)):
+                return None
         snapshot = options.snapshot and options.event_log is None
         if snapshot:
             from ruleweave.hosts import MISS

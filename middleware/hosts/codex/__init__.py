@@ -117,6 +117,19 @@ def native_walk_budget(config: RuleweaveConfig) -> int:
     return codex_docs(config).max_bytes
 
 
+def distrusted(config: RuleweaveConfig) -> bool:
+    """Whether the user marked this project ``untrusted`` for Codex: Codex then loads no project doc
+    (a real run: the root ``AGENTS.md`` reached no request), and its hooks give nothing from the
+    project either (``agent_settings.codex_distrusts``).
+
+    Args:
+        config: The configuration (project root, cwd and ``CODEX_HOME``).
+    """
+    from ruleweave.instructions.agent_settings import codex_distrusts
+
+    return codex_distrusts(config)
+
+
 def read_event(payload: Mapping[str, Any]) -> HookEvent:
     """A Codex hook input as a ``HookEvent`` (a key of the wrong type reads as absent).
 
@@ -158,6 +171,7 @@ HOST = Host(
     native_names=native_names,
     native_walk_only=True,  # root→cwd only: a nested AGENTS.md below the cwd is never loaded (FACTS, run 2)
     native_walk_budget=native_walk_budget,
+    distrusted=distrusted,
     native_user=lambda config: (config.codex_dir / "AGENTS.override.md", config.codex_dir / "AGENTS.md"),
     context_limit=CONTEXT_LIMIT,
     context_unit="utf8",

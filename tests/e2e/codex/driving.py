@@ -33,6 +33,8 @@ class Turn(NamedTuple):
 def run_turn(
     tmp: Path, files: Mapping[str, str], script: Sequence[Reply | Script], prompt: str, user_config: str = "",
     cwd: str = "",
+    install: Sequence[str] = (),
+    trust: bool = True,
 ) -> Turn:
     """Write the project, ``ruleweave install codex`` into it, and run one ``codex exec`` turn.
 
@@ -44,6 +46,8 @@ def run_turn(
         prompt: The user's prompt.
         user_config: TOML lines for ``$CODEX_HOME/config.toml``, before the mock provider's table.
         cwd: Where Codex starts, relative to the project root (default: the root).
+        install: More ``ruleweave install codex`` options (``--user``: the hooks in ``$CODEX_HOME``).
+        trust: Pass ``--trust`` (Codex refuses it for a project its config marks untrusted).
 
     Returns:
         The ``Turn``; the state directory is ``tmp / "state"``.
@@ -64,7 +68,7 @@ def run_turn(
         **os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "MOCK_API_KEY": "test",
         "RULEWEAVE_STATE_DIR": str(tmp / "state"), "RUST_LOG": "warn", "NO_COLOR": "1",
     }
-    done = subprocess.run([RULEWEAVE, "install", "codex", "--cwd", str(project), "--absolute"],
+    done = subprocess.run([RULEWEAVE, "install", "codex", "--cwd", str(project), "--absolute", *install],
                           capture_output=True, text=True, env=env, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     with MockResponses(list(script)) as mock:
@@ -76,8 +80,8 @@ def run_turn(
             encoding="utf-8",
         )
         ran = subprocess.run(
-            [str(codex), "exec", "--skip-git-repo-check", "--trust", "--dangerously-bypass-hook-trust",
-             "-C", str(project / cwd), prompt],
+            [str(codex), "exec", "--skip-git-repo-check", *(["--trust"] if trust else []),
+             "--dangerously-bypass-hook-trust", "-C", str(project / cwd), prompt],
             capture_output=True, text=True, env=env, timeout=120, check=False, stdin=subprocess.DEVNULL,
         )
         assert ran.returncode == 0, ran.stderr[-4000:]

@@ -89,3 +89,18 @@ def test_what_project_doc_max_bytes_cuts_comes_from_the_hooks(tmp_path: Path) ->
     assert _count(body, "ROOT-HEAD") == 1 and _count(body, head.strip()) == 1
     assert _count(body, "ROOT-TAIL") == 1
     assert _count(body, "PKG-AGENTS") == 1
+
+
+def test_a_project_marked_untrusted_gets_nothing_from_codex_or_the_hooks(tmp_path: Path) -> None:
+    """The user's config says ``trust_level = "untrusted"`` for the project and the hooks are installed for
+    the user (so they run there): Codex loads no project doc, and ruleweave's hooks give none of the
+    project's rules either (before, the always-on rule still arrived)."""
+    project = tmp_path / "repo"
+    turn = run_turn(tmp_path, {
+        ALWAYS: "COPILOT-ALWAYS: keep commits small.\n",
+        "AGENTS.md": "ROOT-AGENTS: an untrusted project's file.\n",
+    }, [reply(text("Done."))], "Say done.", install=("--user",), trust=False,
+        user_config=f'projects."{project}".trust_level = "untrusted"\n')
+    body = turn.mock.loop_requests[0]
+    assert _count(body, "ROOT-AGENTS") == 0 and _count(body, "COPILOT-ALWAYS") == 0
+    assert "hook: SessionStart" in turn.output  # the hook ran, and said nothing

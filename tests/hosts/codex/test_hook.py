@@ -7,6 +7,8 @@ accept (``hookSpecificOutput.additionalContext``, ``permissionDecision: deny`` +
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -124,3 +126,37 @@ def test_answers_stay_under_codexs_byte_limit_in_any_script(write_tree: WriteTre
     # The rule alone over the limit: the notice budget (the limit, in bytes) cut it, saying where it is whole.
     assert "bytes left out; whole text at the shell command `ruleweave read rule://big`]" in whole
     assert answers[-1] == ""  # everything went out
+
+
+def test_a_project_the_user_marked_untrusted_gets_nothing(
+    project: Path, tmp_path: Path, isolated_home: Path
+) -> None:
+    """``[projects."<root>"] trust_level = "untrusted"`` in the user's Codex config: Codex loads no
+    project doc there (a real run: the root AGENTS.md reached no request, with the hooks installed for
+    the user), so the hooks give none of the project's rules either, warm snapshot or not; the cwd's own
+    entry wins over the root's, and ``trusted`` (or no entry) answers as before."""
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    state = tmp_path / "state"
+    first = run(bash(project, "cat src/a.ts", "call_1"), state)
+    assert "TS-RULE" in context(first)  # no entry: the project's rules come
+    past = time.time() - 60
+    for path in [project, *project.rglob("*"), codex]:
+        os.utime(path, (past, past), follow_symlinks=False)
+    assert "TS-RULE" in context(run(bash(project, "cat src/a.ts", "call_2", session="s2"), state))
+    assert list((state / "snapshots").glob("*.json"))  # the warm path would answer from here
+    (codex / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "untrusted"\n')
+    for payload in (event(project, "SessionStart", session="s3", source="startup"),
+                    bash(project, "cat src/a.ts", "call_3", session="s3"),
+                    patch(project, EVAL_PATCH, "call_4", session="s3", after=False)):
+        assert run(payload, state) is None
+    (project / "src/.keep").write_text("")  # a directory of the project as cwd: the root's entry holds
+    assert run(event(project / "src", "SessionStart", session="s4", source="startup"), state) is None
+    src = project / "src"
+    (codex / "config.toml").write_text(
+        f'[projects."{project}"]\ntrust_level = "untrusted"\n[projects."{src}"]\ntrust_level = "trusted"\n'
+    )
+    start = run(event(src, "SessionStart", session="s5", source="startup"), state)
+    assert "COPILOT-ALWAYS" in context(start)
+    (codex / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
+    assert "TS-RULE" in context(run(bash(project, "cat src/a.ts", "call_5", session="s6"), state))
