@@ -1,4 +1,5 @@
-"""Instruction-file names that agents' own settings add: Codex's, Gemini CLI's and Qwen Code's.
+"""What agents' own settings say of their instruction files: the names Codex, Gemini CLI and Qwen Code
+add, and for Codex's hooks the byte budget and the trust it reads them under.
 
 * Codex: ``project_doc_fallback_filenames``, names tried in a directory when it
   has neither ``AGENTS.override.md`` nor ``AGENTS.md``, from Codex's config layers
@@ -8,7 +9,9 @@
   Codex honours a project layer only in a project its user trusts
   (``[projects."<dir>"] trust_level = "trusted"``); ruleweave reads the repository's
   layers either way, as it reads a project's ``.gemini/settings.json``, and the
-  Codex host leaves out only what Codex itself loads (``codex_docs``).
+  Codex host leaves out only what Codex itself loads (``codex_docs``, which also reads
+  ``project_doc_max_bytes``). A project the user marked ``untrusted`` gets no project
+  doc from Codex at all (``codex_distrusts``).
 * Gemini CLI: ``context.fileName`` in ``<project>/.gemini/settings.json``, else
   in ``~/.gemini/settings.json`` (project settings override the user's), a
   string or a list of strings.
@@ -123,6 +126,22 @@ def codex_docs(config: RuleweaveConfig) -> CodexDocs:
     return CodexDocs(tuple(dict.fromkeys(kept)), max_bytes)
 
 
+def codex_distrusts(config: RuleweaveConfig) -> bool:
+    """Whether the user marked this project ``untrusted`` for Codex (the cwd's own entry in
+    ``[projects]``, else the project root's): Codex then loads none of its project docs.
+
+    Args:
+        config: The configuration (project root, cwd and ``CODEX_HOME``).
+
+    Returns:
+        True only for an explicit ``trust_level = "untrusted"``; a project without an entry is not.
+    """
+    ctx = DiscoveryContext(config)
+    data = _toml(ctx, config.codex_dir / "config.toml", "user", warn=False)
+    levels = _trust_levels(data.get("projects") if data is not None else None)
+    return _decision(levels, config.cwd, config.root) == "untrusted"
+
+
 def _codex_layers(ctx: DiscoveryContext) -> list[tuple[Path, Level]]:
     """Codex's ``config.toml`` files, lowest precedence first: the user's, then the project's, root to cwd."""
     config = ctx.config
@@ -171,22 +190,6 @@ def _decision(levels: dict[str, object], directory: Path, root: Path) -> object:
             if key in levels:
                 return levels[key]
     return None
-
-
-def codex_distrusts(config: RuleweaveConfig) -> bool:
-    """Whether the user marked this project ``untrusted`` for Codex (the cwd's own entry in
-    ``[projects]``, else the project root's): Codex then loads none of its project docs.
-
-    Args:
-        config: The configuration (project root, cwd and ``CODEX_HOME``).
-
-    Returns:
-        True only for an explicit ``trust_level = "untrusted"``; a project without an entry is not.
-    """
-    ctx = DiscoveryContext(config)
-    data = _toml(ctx, config.codex_dir / "config.toml", "user", warn=False)
-    levels = _trust_levels(data.get("projects") if data is not None else None)
-    return _decision(levels, config.cwd, config.root) == "untrusted"
 
 
 def context_file_setting(config: RuleweaveConfig, folder: str) -> tuple[str, ...]:

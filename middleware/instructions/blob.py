@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ruleweave._files.paths import normalise
-from ruleweave._files.reading import read_bytes, read_text
+from ruleweave._files.reading import cut_utf8, read_bytes, read_text
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.instructions.agent_settings import read_agent_names
@@ -122,17 +122,17 @@ def _past_budget(
     if budget <= 0:
         add(path, "project", fmt)
         return 0
-    raw = read_bytes(path, limit, regular=True)[0]
+    raw, _, oversized = read_bytes(path, limit, regular=True)
     if raw is None:
         return budget  # unreadable: the agent's read fails too, and charges nothing
+    if oversized:
+        raw = cut_utf8(raw, limit)  # ruleweave's cap on one file, as every read here keeps it
     if len(raw) <= budget:
         return budget - len(raw) if raw.strip() else budget
-    head, cut = raw[:budget], budget
-    if not head.strip():
+    if not raw[:budget].strip():
         add(path, "project", fmt)  # a blank head is dropped whole: none of the file reaches the agent
         return budget
-    while cut > 0 and (raw[cut] & 0xC0) == 0x80:  # back to the start of the character the cut splits
-        cut -= 1
+    cut = len(cut_utf8(raw, budget))  # from the start of the character the agent's cut splits
     tail = raw[cut:].decode("utf-8", "replace").strip("\n")
     shown = expander.display(path, "project")
     real = os.path.realpath(path)
