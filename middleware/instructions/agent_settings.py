@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -70,9 +70,8 @@ def read_agent_names(ctx: DiscoveryContext) -> AgentNames:
         The names; problems are warnings on ``ctx``.
     """
     codex: tuple[str, ...] = ()
-    for path, level in _codex_layers(ctx):
-        data = _toml(ctx, path, level, warn=True)
-        if data is not None and _CODEX_KEY in data:  # a nearer layer replaces it
+    for path, data in _codex_tables(ctx, honoured=False):
+        if _CODEX_KEY in data:  # a nearer layer replaces it
             codex = _names(ctx, path, data[_CODEX_KEY], _CODEX_KEY)
     return AgentNames(codex, _context_file_names(ctx, ".gemini"), _context_file_names(ctx, ".qwen"))
 
@@ -104,18 +103,9 @@ def codex_docs(config: RuleweaveConfig) -> CodexDocs:
     Returns:
         The settings; the defaults where no layer Codex honours sets them (or sets them wrongly).
     """
-    ctx = DiscoveryContext(config)
-    levels: dict[str, object] = {}
     value: object = None
     limit: object = CODEX_DOC_MAX_BYTES
-    for path, level in _codex_layers(ctx):
-        data = _toml(ctx, path, level, warn=False)
-        if data is None:
-            continue
-        if level == "user":
-            levels = _trust_levels(data.get("projects"))
-        elif not _trusts(levels, path.parent.parent, config.root):
-            continue  # Codex loads an untrusted project's layer disabled
+    for _, data in _codex_tables(DiscoveryContext(config), honoured=True):
         value = data.get(_CODEX_KEY, value)
         limit = data.get("project_doc_max_bytes", limit)
     max_bytes = limit if type(limit) is int and limit >= 0 else CODEX_DOC_MAX_BYTES
@@ -142,16 +132,31 @@ def codex_distrusts(config: RuleweaveConfig) -> bool:
     return _decision(levels, config.cwd, config.root) == "untrusted"
 
 
-def _codex_layers(ctx: DiscoveryContext) -> list[tuple[Path, Level]]:
-    """Codex's ``config.toml`` files, lowest precedence first: the user's, then the project's, root to cwd."""
+def _codex_tables(ctx: DiscoveryContext, *, honoured: bool) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Codex's ``config.toml`` tables, lowest precedence first: the user's, then each project one from
+    the root to the cwd (Codex skips the ``.codex`` that is ``CODEX_HOME`` itself).
+
+    Args:
+        ctx: The discovery context (its walk; warnings).
+        honoured: Only the layers Codex loads, quietly: a project's only where the user trusts its
+            directory (``_decision``). Else every layer, each problem a warning.
+    """
     config = ctx.config
-    layers: list[tuple[Path, Level]] = [(config.codex_dir / "config.toml", "user")]
     home = os.path.normpath(config.codex_dir)
+    layers: list[tuple[Path, Level]] = [(config.codex_dir / "config.toml", "user")]
     for directory in ctx.walk:
-        folder = directory / ".codex"
-        if os.path.normpath(folder) != home:  # Codex skips the folder that is CODEX_HOME itself
-            layers.append((folder / "config.toml", "project"))
-    return layers
+        if os.path.normpath(directory / ".codex") != home:
+            layers.append((directory / ".codex" / "config.toml", "project"))
+    levels: dict[str, object] = {}
+    for path, level in layers:
+        data = _toml(ctx, path, level, warn=not honoured)
+        if data is None:
+            continue
+        if level == "user":
+            levels = _trust_levels(data.get("projects"))
+        elif honoured and _decision(levels, path.parent.parent, config.root) != "trusted":
+            continue  # Codex loads an untrusted project's layer disabled
+        yield path, data
 
 
 def _toml(ctx: DiscoveryContext, path: Path, level: Level, *, warn: bool) -> dict[str, Any] | None:
@@ -175,11 +180,6 @@ def _trust_levels(projects: object) -> dict[str, object]:
         return {}
     return {key: entry.get("trust_level") for key, entry in projects.items()
             if isinstance(entry, dict) and "trust_level" in entry}
-
-
-def _trusts(levels: dict[str, object], directory: Path, root: Path) -> bool:
-    """Whether Codex loads the config layer of ``directory``: only a ``trusted`` decision does."""
-    return _decision(levels, directory, root) == "trusted"
 
 
 def _decision(levels: dict[str, object], directory: Path, root: Path) -> object:
