@@ -33,6 +33,7 @@ from typing import Any
 
 from ruleweave._files.paths import is_within, normalise
 from ruleweave._files.tree import ProjectTree
+from ruleweave._text.jsonc import without_comments
 from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.placement import base_of
 from ruleweave.discovery.provider import Provider
@@ -58,37 +59,13 @@ _MAX_DEPTH = 12
 _MAX_DIRS = 10_000
 
 
-def _without_comments(text: str) -> str:
-    """JSONC → JSON: ``//`` and ``/* */`` comments and trailing commas removed, strings kept."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        char = text[i]
-        if char == '"':
-            end = i + 1
-            while end < n and text[end] != '"':
-                end += 2 if text[end] == "\\" else 1
-            out.append(text[i : end + 1])
-            i = end + 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-        else:
-            out.append(char)
-            i += 1
-    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
-
-
 def _instructions(ctx: DiscoveryContext, path: Path) -> list[str]:
     """The ``instructions`` entries of one config file; problems are warnings."""
     text = ctx.read(path)
     if text is None:
         return []
     try:
-        data: Any = json.loads(_without_comments(text.removeprefix("\ufeff")))
+        data: Any = json.loads(without_comments(text.removeprefix("\ufeff")))
     except (ValueError, RecursionError) as exc:
         where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
         ctx.warn(path, f"is not valid JSON{where}; its instructions were not read")

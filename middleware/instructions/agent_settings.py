@@ -18,7 +18,8 @@ add, and for Codex's hooks the byte budget and the trust it reads them under.
 * Qwen Code (a Gemini CLI fork, same setting): ``context.fileName`` in
   ``<project>/.qwen/settings.json``, else in ``~/.qwen/settings.json``.
 
-A file that is not valid TOML / JSON, or a value of the wrong shape, is a
+Gemini CLI and Qwen Code read their settings as JSON with comments, and so does
+ruleweave. A file that is not valid TOML / JSON, or a value of the wrong shape, is a
 warning naming the file; a name that is absolute, empty, climbs out of its
 directory (``..``) or is not a Markdown file (``.env``, a key file: a repository's
 settings must not pull secrets into the prompt) is dropped with a warning. Reads are bounded and go through
@@ -33,6 +34,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ruleweave._text.jsonc import without_comments
 from ruleweave.config import RuleweaveConfig
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.rules import Level
@@ -238,8 +240,8 @@ def _context_setting(ctx: DiscoveryContext, folder: str) -> tuple[Path, object] 
         text = _read(ctx, settings, level)  # type: ignore[arg-type]
         if text is None:
             continue
-        try:
-            data = json.loads(text)
+        try:  # JSON with comments, as both agents read it (strip-json-comments, jsonc-parser)
+            data = json.loads(without_comments(text.removeprefix("\ufeff")))
         except (ValueError, RecursionError) as exc:
             reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             ctx.warn(settings, f"is not valid JSON ({reason}); its context.fileName is ignored")

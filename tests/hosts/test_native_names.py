@@ -130,6 +130,22 @@ def test_qwen_context_file_names_replace_its_defaults(tree: tuple[Path, Path]) -
     assert "SUB-CONTEXT" in notice
 
 
+def test_settings_with_comments_are_read_as_the_agents_read_them(tree: tuple[Path, Path]) -> None:
+    """Gemini CLI parses ``settings.json`` through ``strip-json-comments`` (0.61.0 bundle
+    ``chunk-2YTYPKEZ.js``, ``loadSettings``) and Qwen Code through ``jsonc-parser`` (0.24.4
+    ``chunks/chunk-RIQQLEYE.js``, ``parseJsoncObject``): a commented file's ``context.fileName`` counts."""
+    root, home = tree
+    (root / ".qwen").mkdir()
+    (root / ".qwen/settings.json").write_text(
+        '\ufeff{\n  // what Qwen loads\n  "context": {"fileName": ["CONTEXT.md", /* only */]},\n}\n',
+        encoding="utf-8",
+    )
+    start, _ = _delivered("qwen", root, home)
+    assert {"ROOT-QWEN", "ROOT-AGENTS"} <= start and "ROOT-CONTEXT" not in start
+    ruleset = RuleSet.load(RuleweaveConfig(cwd=root, home=home))
+    assert not [w for w in ruleset.warnings if "settings.json" in str(w.path)]
+
+
 def _backdate(root: Path) -> None:
     """A minute back: the hook writes no snapshot while its files change."""
     past = time.time() - 60
