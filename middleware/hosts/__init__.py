@@ -353,9 +353,10 @@ class Host:
         native_names: ``config`` → the instruction file names the agent loads itself in that project,
             where its own settings say which (Gemini CLI's and Qwen Code's ``context.fileName``): used
             instead of ``native_files`` (and ``native_fallback``); ``None``: ``native_files``.
-        distrusted: ``config`` → whether the user told the agent not to trust that project (Codex's
-            ``trust_level = "untrusted"``): the agent then loads none of its instruction files, and
-            the hooks answer nothing there; ``None``: the agent has no such setting.
+        distrusted: ``config`` → whether the agent does not trust that project (Codex's
+            ``trust_level = "untrusted"``, Qwen Code's folder trust): it then loads none of its
+            instruction files, and the hooks answer nothing there; ``None``: the agent has no such
+            setting, or runs no hook where it does not trust (Gemini CLI).
     """
 
     __slots__ = (

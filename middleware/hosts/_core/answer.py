@@ -46,17 +46,22 @@ def answer_cold(
     Nothing (and no snapshot) in a project the user told the agent not to trust: the agent loads
     none of its instruction files there, and the hooks give none of its rules either.
     """
-    if agent.distrusted is not None and agent.distrusted(event_config(agent, payload, options)):
-        log.write("hook_skipped", hook_event=agent.read_event(payload).name or "",
-                  reason=f"{agent.title} is told not to trust this project")
-        return None
+
+    def load() -> HostHooks | None:
+        # Inside the snapshot's recording: the files the trust decision reads become its dependencies,
+        # so a project distrusted after a snapshot was written misses the warm path.
+        if agent.distrusted is not None and agent.distrusted(event_config(agent, payload, options)):
+            log.write("hook_skipped", hook_event=agent.read_event(payload).name or "",
+                      reason=f"{agent.title} does not trust this project")
+            return None
+        return load_hooks(agent, payload, options, log, templates)
+
     if write_snapshot:
         from ruleweave.hosts._core.snapshot_build import answer_and_snapshot
 
-        return answer_and_snapshot(
-            agent, payload, options, log, state, lambda: load_hooks(agent, payload, options, log, templates)
-        )
-    return load_hooks(agent, payload, options, log, templates).handle(payload)
+        return answer_and_snapshot(agent, payload, options, log, state, load)
+    hooks = load()
+    return None if hooks is None else hooks.handle(payload)
 
 
 def load_hooks(

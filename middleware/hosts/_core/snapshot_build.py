@@ -251,7 +251,7 @@ def answer_and_snapshot(
     options: HookOptions,
     log: HookLog,
     state: str,
-    load: Callable[[], HostHooks],
+    load: Callable[[], HostHooks | None],
 ) -> dict[str, Any] | None:
     """Answer with a freshly loaded rule set, and write the host's snapshot for the next events.
 
@@ -261,7 +261,8 @@ def answer_and_snapshot(
         options: The hook's options.
         log: The hook log (snapshot write failures go there).
         state: The state directory.
-        load: Loads the rule set and makes the ``HostHooks``.
+        load: Loads the rule set and makes the ``HostHooks``; ``None`` where the agent does not trust
+            the project (then nothing is answered or written).
 
     Returns:
         The answer, exactly as ``HostHooks.handle`` gives it.
@@ -269,7 +270,10 @@ def answer_and_snapshot(
     excluded = _excluded(state)
     loading, calling = Recorder(excluded), Recorder(excluded)
     with loading.recording():
-        hooks = load()
+        found = load()
+        if found is None:
+            return None  # the agent does not trust the project: no answer, no snapshot
+        hooks = found
         ruleset = hooks.ruleset
         steering = _steers(ruleset)
         rules, entries = _entries(ruleset)

@@ -113,6 +113,19 @@ def native_user(config: RuleweaveConfig) -> tuple[Path, ...]:
     """
     return tuple(config.qwen_dir / name for name in sorted(native_names(config) - {LOCAL_FILE}))
 
+def distrusted(config: RuleweaveConfig) -> bool:
+    """Whether Qwen Code does not trust this folder (folder trust on, and ``trustedFolders.json`` does not
+    trust the cwd): it then loads none of the project's instruction files, and its hooks give none of
+    the project's rules either (``ruleweave.hosts.qwen.trust``; real runs).
+
+    Args:
+        config: The configuration (the cwd and ``$QWEN_HOME``).
+    """
+    from ruleweave.hosts.qwen.trust import distrusts
+
+    return distrusts(config)
+
+
 DELEGATION_TOOLS = frozenset({"agent"})
 """The tool that starts a subagent: its task goes to SubagentStart (which carries no task itself)."""
 
@@ -161,6 +174,7 @@ HOST = Host(
     native_names=native_names,
     native_walk_only=True,  # QWEN.md and AGENTS.md from the cwd up only, never below (FACTS, real runs)
     native_user=native_user,
+    distrusted=distrusted,
     context_limit=CONTEXT_LIMIT,
     read_event=read_event,
     encode=encode,
