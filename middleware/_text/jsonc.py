@@ -7,13 +7,9 @@ and ``/* */`` comments; a reader that refuses them misreads a file its agent rea
 
 from __future__ import annotations
 
-import re
-
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
-
 
 def without_comments(text: str) -> str:
-    """JSONC → JSON: ``//`` and ``/* */`` comments and trailing commas removed, strings kept.
+    """JSONC → JSON: ``//`` and ``/* */`` comments and trailing commas removed, strings kept as written.
 
     Args:
         text: The file's text.
@@ -22,6 +18,7 @@ def without_comments(text: str) -> str:
         Text ``json.loads`` reads as the agent reads the original.
     """
     out: list[str] = []
+    comma = -1  # where in ``out`` the last comma outside a string went, until a value follows it
     i, n = 0, len(text)
     while i < n:
         char = text[i]
@@ -30,6 +27,7 @@ def without_comments(text: str) -> str:
             while end < n and text[end] != '"':
                 end += 2 if text[end] == "\\" else 1
             out.append(text[i : end + 1])
+            comma = -1
             i = end + 1
         elif text.startswith("//", i):
             end = text.find("\n", i)
@@ -38,6 +36,10 @@ def without_comments(text: str) -> str:
             end = text.find("*/", i + 2)
             i = n if end < 0 else end + 2
         else:
+            if char in "}]" and comma >= 0:
+                out[comma] = ""  # a trailing comma: JSON has none
+            if not char.isspace():
+                comma = len(out) if char == "," else -1
             out.append(char)
             i += 1
-    return _TRAILING_COMMA.sub(r"\1", "".join(out))
+    return "".join(out)

@@ -45,15 +45,17 @@ def test_jsonc_comments_and_trailing_commas_are_read(write_tree: WriteTree) -> N
     """``opencode.jsonc`` (and ``.opencode/opencode.json``) may carry comments and trailing commas."""
     root = write_tree(
         {
-            "opencode.jsonc": '{\n  // team rules\n  "instructions": ["a.md", /* b */ "https://x/y.md",],\n}\n',
+            "opencode.jsonc": '{\n  // team rules\n  "instructions": ["a.md", /* b */ "https://x/y.md",'
+            ' "c, ].md" ,\n  ],\n}\n',
             ".opencode/opencode.json": '{"instructions": ["b.md"]}',
             "a.md": "A // not a comment.",
             "b.md": "B.",
+            "c, ].md": "C: a comma inside a string is the name's.",
         }
     )
     found = run(root, only=opencode.PROVIDER)
     assert named(found)["a.md"].content == "A // not a comment."
-    assert set(named(found)) == {"a.md", "b.md"}
+    assert set(named(found)) == {"a.md", "b.md", "c, ].md"}
     assert any("is a URL" in m for m in messages(found))
 
 
