@@ -125,7 +125,7 @@ def answer_cold(
 ) -> dict[str, Any] | None:
     """The shared engine's answer over the rules loaded now, with notices naming ``read_rule``."""
     from ruleweave.hosts._core.answer import answer_cold as cold
-    from ruleweave.hosts.claude_code.served import READ_RULE_TEMPLATES
+    from ruleweave.hosts.claude_code.read_rule import READ_RULE_TEMPLATES
 
     return cold(HOST, payload, options, log, state, write_snapshot, READ_RULE_TEMPLATES)
 

@@ -31,9 +31,9 @@ from typing import Any
 from ruleweave.hosts._core.served import HOOK_TOOL as HOOK_TOOL  # the settings name it (``hook_entry``)
 from ruleweave.hosts._core.served import HookServer
 from ruleweave.hosts.claude_code import HOST
-
-MCP_SERVER = "ruleweave"
-"""The name ``ruleweave install claude-code`` registers the MCP server under."""
+from ruleweave.hosts.claude_code.read_rule import MCP_SERVER as MCP_SERVER
+from ruleweave.hosts.claude_code.read_rule import READ_RULE as READ_RULE
+from ruleweave.hosts.claude_code.read_rule import READ_RULE_TEMPLATES
 
 MIN_VERSION = (2, 1, 118)
 """The first Claude Code with ``mcp_tool`` hooks (its changelog); older ones get command hooks."""
@@ -53,27 +53,6 @@ FLAG_KEYS = ("stop_hook_active",)
 HOOK_INPUT: dict[str, str] = {key: "${" + key + "}" for key in (*STRING_KEYS, *JSON_KEYS, *FLAG_KEYS)}
 """The ``input`` of the ``mcp_tool`` hook entry. ``tool_response`` is left out: the handlers never read
 it (``RuleSession.after_tool_call``), and a Read's whole file would cross the pipe on every call."""
-
-READ_RULE = f"mcp__{MCP_SERVER}__read_rule"
-"""The server's ``read_rule`` tool as Claude Code names it to the model (``mcp__<server>__<tool>``)."""
-
-READ_RULE_TEMPLATES: dict[str, str] = {
-    "rule_address": READ_RULE + ' name="{name}"',
-    "rule_protocol": (
-        f"Each rule listed in <domain-rules> can be read in full with the tool {READ_RULE} (its name as "
-        "the argument `name`). Before you work on files a rule covers, or on the task its description "
-        "names, read that rule first and follow it."
-    ),
-    "custom_rules": (
-        "<rules>\n"
-        f"You MUST read a rule below with the tool {READ_RULE} (its name as the argument `name`) before "
-        "working on anything it covers.\n"
-        "{rules}\n"
-        "</rules>"
-    ),
-}
-"""How the hooks tell the model to read a whole rule: the registered server's ``read_rule`` tool (Claude
-Code has no ``rule://`` reader); cut notices and listings name it with the rule's name."""
 
 def hook_entry(server: str = MCP_SERVER) -> dict[str, Any]:
     """The settings entry of an ``mcp_tool`` hook calling ``server``'s hook tool."""
