@@ -377,6 +377,8 @@ def run(args: argparse.Namespace) -> int:
             edits = [_edit(path, lambda data: merge.install(data, command, hook_type=kind)),
                      _edit(servers, lambda data: merge.install_server(data, args.scope, config, program))]
     changed = [edit for edit in edits if edit.changes]
+    if not args.uninstall and not args.dry_run:
+        _trust_note(agent, config)
     if not changed:
         state = "not installed" if args.uninstall else "already installed"
         print(f"ruleweave {state} in {' and '.join(str(edit.path) for edit in edits)}; nothing changed.")
@@ -402,6 +404,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"Note: `ruleweave` is not on PATH here; {agent.title} needs it on its PATH "
               "(or install again with --absolute).", file=sys.stderr)
     return 0
+
+
+def _trust_note(agent: Host, config: RuleweaveConfig) -> None:
+    """Say so when the agent does not trust this project: its hooks then answer nothing there
+    (``Host.distrusted``), which would otherwise look like an install that does not work."""
+    if agent.distrusted is not None and agent.distrusted(config):
+        print(f"Note: {agent.title} does not trust this project, so it loads none of its instruction files "
+              f"here and ruleweave's hooks answer nothing; trust the project in {agent.title} to get both.",
+              file=sys.stderr)
 
 
 def _scope_known(args: argparse.Namespace, agent: Host) -> None:

@@ -60,17 +60,19 @@ HOOKS = HooksJson(
 
 def files(scope: str, config: RuleweaveConfig) -> list[Path]:
     """The file an install in ``scope`` writes: ``project`` ``<root>/.gemini/settings.json``, ``user``
-    ``~/.gemini/settings.json``.
+    ``$GEMINI_CLI_HOME/.gemini/settings.json`` (``~/.gemini``), where Gemini CLI
+    reads its user settings (``Storage.getGlobalSettingsPath``).
 
     Args:
         scope: One of ``HOST.scopes``.
-        config: The project's configuration (its root and the user's home).
+        config: The project's configuration (its root and the agent's user folder).
 
     Returns:
         The one settings file (it may not exist yet).
     """
-    base = config.user_home if scope == "user" else config.root
-    return [base / ".gemini" / "settings.json"]
+    if scope == "user":
+        return [config.gemini_dir / "settings.json"]
+    return [config.root / ".gemini" / "settings.json"]
 
 
 is_ours = HOOKS.is_ours

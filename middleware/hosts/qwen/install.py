@@ -42,17 +42,19 @@ HOOKS = HooksJson(
 
 def files(scope: str, config: RuleweaveConfig) -> list[Path]:
     """The file an install in ``scope`` writes: ``project`` ``<root>/.qwen/settings.json``, ``user``
-    ``~/.qwen/settings.json``.
+    ``$QWEN_HOME/settings.json`` (``~/.qwen``), where Qwen Code reads its user settings
+    (``Storage.getGlobalSettingsPath``).
 
     Args:
         scope: One of ``HOST.scopes``.
-        config: The project's configuration (its root and the user's home).
+        config: The project's configuration (its root and the agent's user folder).
 
     Returns:
         The one settings file (it may not exist yet).
     """
-    base = config.user_home if scope == "user" else config.root
-    return [base / ".qwen" / "settings.json"]
+    if scope == "user":
+        return [config.qwen_dir / "settings.json"]
+    return [config.root / ".qwen" / "settings.json"]
 
 
 is_ours = HOOKS.is_ours

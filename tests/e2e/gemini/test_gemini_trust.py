@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.gemini.test_gemini_cli import MODEL, RULEWEAVE, _env, _home, _project
+from tests.e2e.gemini.test_gemini_cli import MODEL, RULEWEAVE, _env, _gemini, _home, _project
 from tests.e2e.mock_gemini import MockGemini, reply, text, tool
 from tests.e2e.npm_agents import agent_cli
 
@@ -81,3 +81,22 @@ def test_hooks_run_only_where_gemini_trusts_the_folder(tmp_path: Path, level: st
         assert counts == dict.fromkeys(MARKERS, 1) and hooks_ran
     else:
         assert counts == dict.fromkeys(MARKERS, 0) and not hooks_ran
+
+
+def test_a_user_install_follows_gemini_cli_home(tmp_path: Path) -> None:
+    """With ``$GEMINI_CLI_HOME`` set, Gemini CLI reads its user settings (and trusted folders) in
+    ``$GEMINI_CLI_HOME/.gemini``: ``ruleweave install gemini --user`` writes its hooks there, and a
+    headless run gets the rules from them (before, they went to ``~/.gemini``, which it never reads)."""
+    cli = agent_cli("gemini")
+    project = _project(tmp_path / "project")
+    gemini_home = _home(tmp_path / "gemini-home", project)
+    (tmp_path / "home").mkdir()
+    env = {**_env(tmp_path / "home", tmp_path / "state"), "GEMINI_CLI_HOME": str(gemini_home)}
+    installed = subprocess.run([str(RULEWEAVE), "install", "gemini", "--user"], cwd=project, env=env,
+                               capture_output=True, text=True, timeout=60, check=False)
+    assert installed.returncode == 0, installed.stderr
+    assert "ruleweave hook gemini" in (gemini_home / ".gemini" / "settings.json").read_text(encoding="utf-8")
+    script = [reply(tool("read_file", file_path=str(project / "src/a.ts"))), reply(text("Reviewed."))]
+    mock, _ = _gemini(cli, project, env, script, "Review src/a.ts")
+    seen = json.dumps(mock.loop_requests[-1])
+    assert {marker: seen.count(marker) for marker in MARKERS} == dict.fromkeys(MARKERS, 1)

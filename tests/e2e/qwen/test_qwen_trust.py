@@ -1,6 +1,7 @@
 """End to end: Qwen Code's folder trust, with ruleweave's hooks installed for the user.
 
-With ``security.folderTrust.enabled`` in the user's settings, Qwen Code 0.24.4 loads no ``QWEN.md``,
+With ``security.folderTrust.enabled`` in the user's settings (in ``$QWEN_HOME``, where Qwen reads them and
+where ``ruleweave install qwen --user`` now writes), Qwen Code 0.24.4 loads no ``QWEN.md``,
 ``AGENTS.md`` or ``.qwen/QWEN.local.md`` in a folder ``trustedFolders.json`` marks ``DO_NOT_TRUST`` or
 does not name, but still runs the user's hooks (``ruleweave.hosts.qwen.trust`` cites its source). Before
 the hooks read Qwen's trust, those runs delivered the project's always-on and ``.ts`` rules; now the model
@@ -33,24 +34,26 @@ def _run(tmp_path: Path, rules: dict[str, str] | None) -> dict[str, int]:
     (root / ".cursor/rules/always.mdc").write_text(
         "---\nalwaysApply: true\n---\nALWAYS-RULE: keep changes small.\n", encoding="utf-8"
     )
-    home, state = tmp_path / "home", tmp_path / "state"
+    home, state, qwen_home = tmp_path / "home", tmp_path / "state", tmp_path / "qwen-home"
     home.mkdir()
-    installed = subprocess.run([str(RULEWEAVE), "install", "qwen", "--user"], cwd=root, env=_env(home, state),
+    # Qwen's user folder moved by $QWEN_HOME: the --user install must write where this Qwen reads.
+    env = {**_env(home, state), "QWEN_HOME": str(qwen_home)}
+    installed = subprocess.run([str(RULEWEAVE), "install", "qwen", "--user"], cwd=root, env=env,
                                capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
     assert installed.returncode == 0, installed.stderr
-    user_settings = home / ".qwen/settings.json"
+    user_settings = qwen_home / "settings.json"
     settings = {**json.loads(user_settings.read_text(encoding="utf-8")),
                 "security": {"folderTrust": {"enabled": True}}}
     # JSON with comments, as Qwen reads it.
     user_settings.write_text("// folder trust on\n" + json.dumps(settings), encoding="utf-8")
     if rules is not None:
         named = {path.replace("ROOT", str(root)): level for path, level in rules.items()}
-        (home / ".qwen/trustedFolders.json").write_text(json.dumps(named), encoding="utf-8")
+        (qwen_home / "trustedFolders.json").write_text(json.dumps(named), encoding="utf-8")
     script = [reply(tool("read_file", file_path=str(root / "src/a.ts"))), reply(text("Done."))]
     with MockChat(script, side=reply(text("ok"))) as mock:
         run = subprocess.run([str(qwen), "--auth-type", "openai", "--yolo", "Review the code."], cwd=root,
-                             env=_env(home, state, mock.url), capture_output=True, text=True,
-                             timeout=CLI_TIMEOUT, check=False)
+                             env={**_env(home, state, mock.url), "QWEN_HOME": str(qwen_home)},
+                             capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
     assert len(mock.loop_requests) == len(script)
     seen = json.dumps(mock.loop_requests[-1])

@@ -10,6 +10,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from ruleweave.config import RuleweaveConfig
 from ruleweave.hosts.gemini import HOST
 from ruleweave.hosts.gemini.install import HOOK_NAME, change, files
@@ -24,6 +26,16 @@ def test_scopes_name_the_files_gemini_reads(tmp_path: Path, isolated_home: Path)
     config = RuleweaveConfig(cwd=tmp_path)
     assert files("project", config) == [tmp_path / ".gemini" / "settings.json"]
     assert files("user", config) == [isolated_home / ".gemini" / "settings.json"]
+
+
+def test_the_user_scope_follows_gemini_cli_home(tmp_path: Path, isolated_home: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gemini CLI reads its user settings in ``$GEMINI_CLI_HOME/.gemini`` when that is set (0.61.0,
+    ``Storage.getGlobalGeminiDir`` over ``homedir()``): a ``--user`` install writes there, not in ``~``."""
+    (tmp_path / ".git").mkdir()
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path / "gemini-home"))
+    settings = tmp_path / "gemini-home" / ".gemini" / "settings.json"
+    assert files("user", RuleweaveConfig(cwd=tmp_path)) == [settings]
 
 
 def test_install_writes_named_hooks(tmp_path: Path) -> None:

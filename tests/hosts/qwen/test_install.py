@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from ruleweave.config import RuleweaveConfig
 from ruleweave.hosts.qwen import HOST
 from ruleweave.hosts.qwen.install import change, files
@@ -23,6 +25,17 @@ def test_scopes_name_the_files_qwen_reads(tmp_path: Path, isolated_home: Path) -
     config = RuleweaveConfig(cwd=tmp_path)
     assert files("project", config) == [tmp_path / ".qwen" / "settings.json"]
     assert files("user", config) == [isolated_home / ".qwen" / "settings.json"]
+
+
+def test_the_user_scope_follows_qwen_home(tmp_path: Path, isolated_home: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Qwen Code reads its user settings in ``$QWEN_HOME`` when that is set (0.24.4,
+    ``Storage.getGlobalSettingsPath`` over ``getGlobalQwenDir``): a ``--user`` install writes there, where
+    before it wrote ``~/.qwen/settings.json``, which that Qwen never reads (a real run:
+    ``tests/e2e/qwen/test_qwen_trust.py`` installs with ``QWEN_HOME`` set)."""
+    (tmp_path / ".git").mkdir()
+    monkeypatch.setenv("QWEN_HOME", str(tmp_path / "qwen-home"))
+    assert files("user", RuleweaveConfig(cwd=tmp_path)) == [tmp_path / "qwen-home" / "settings.json"]
 
 
 def test_install_writes_claude_style_hooks(tmp_path: Path) -> None:

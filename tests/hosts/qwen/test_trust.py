@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from ruleweave.hosts.qwen.trust import ENVIRONMENT, distrusts, folder_trust_enab
 from tests.conftest import WriteTree
 from tests.hosts.claude_code.conftest import context_of
 from tests.hosts.qwen import payloads
-from tests.hosts.running import hook
+from tests.hosts.running import RULEWEAVE, hook
 
 FILES = {
     ".git/HEAD": "",
@@ -185,3 +186,23 @@ def test_the_hooks_answer_nothing_where_qwen_does_not_trust_warm_snapshot_or_not
     _json(folders, {str(root / "src"): "TRUST_PARENT"})  # trusts src's parent: the project
     start = hook("qwen", payloads.session_start(root, session="s5"), state)
     assert "ALWAYS-RULE" in context_of(start.stdout.decode())
+
+
+def test_install_says_when_qwen_does_not_trust_the_project(
+    write_tree: WriteTree, qwen_home: Path, isolated_home: Path
+) -> None:
+    """An install in a folder Qwen does not trust works, but its hooks will answer nothing there: the
+    installer says so (exit 0), and says nothing once the folder is trusted."""
+    root = write_tree(FILES)
+    # Plain JSON: the installer rewrites $QWEN_HOME/settings.json, and refuses one with comments.
+    _json(qwen_home / "settings.json", {"security": {"folderTrust": {"enabled": True}}})
+
+    def install() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([RULEWEAVE, "install", "qwen", "--user"], cwd=root, capture_output=True,
+                              text=True, timeout=60, check=False)
+
+    first = install()
+    assert first.returncode == 0 and "Qwen Code does not trust this project" in first.stderr
+    _json(qwen_home / "trustedFolders.json", {str(root): "TRUST_FOLDER"})
+    again = install()
+    assert again.returncode == 0 and "already installed" in again.stdout and "trust" not in again.stderr
