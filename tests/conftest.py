@@ -25,6 +25,7 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.delenv("CODEX_HOME", raising=False)
     monkeypatch.delenv("QWEN_HOME", raising=False)
     monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    monkeypatch.delenv("CLINE_DIR", raising=False)
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)  # git's global excludes: ~/.config/git/ignore
     return home
 

@@ -103,6 +103,8 @@ class RuleweaveConfig:
             ``QWEN.md``, ``rules/`` and ``settings.json``.
         gemini_cli_home: The home Gemini CLI reads its ``.gemini`` folder from (default
             ``$GEMINI_CLI_HOME``, else ``home``): its ``GEMINI.md`` and ``settings.json``.
+        cline_dir: Cline's own folder (default ``$CLINE_DIR``, else ``~/.cline``): its global
+            ``rules/`` and ``hooks/``.
         ruleweave_home: ruleweave's own user dir (default ``~/.ruleweave``).
         claude_managed_dir: Claude Code's managed (organisation) directory, whose ``CLAUDE.md``
             comes first in the blob (default: Claude Code's own, ``/etc/claude-code`` on Linux,
@@ -193,6 +195,7 @@ class RuleweaveConfig:
     codex_home: Path | None
     qwen_home: Path | None
     gemini_cli_home: Path | None
+    cline_dir: Path | None
     ruleweave_home: Path | None
     claude_managed_dir: Path | None
     xdg_config_home: Path | None
@@ -245,6 +248,7 @@ class RuleweaveConfig:
         codex_home: str | os.PathLike[str] | None = None,
         qwen_home: str | os.PathLike[str] | None = None,
         gemini_cli_home: str | os.PathLike[str] | None = None,
+        cline_dir: str | os.PathLike[str] | None = None,
         ruleweave_home: str | os.PathLike[str] | None = None,
         claude_managed_dir: str | os.PathLike[str] | None = None,
         xdg_config_home: str | os.PathLike[str] | None = None,
@@ -312,6 +316,9 @@ class RuleweaveConfig:
             or Path(env.get("QWEN_HOME") or user_home / ".qwen"),
             "gemini_cli_home": as_path("gemini_cli_home", gemini_cli_home)
             or Path(env.get("GEMINI_CLI_HOME") or user_home),
+            # Cline trims it (``@cline/shared`` storage paths); a blank one is unset.
+            "cline_dir": as_path("cline_dir", cline_dir)
+            or Path((env.get("CLINE_DIR") or "").strip() or user_home / ".cline"),
             "ruleweave_home": as_path("ruleweave_home", ruleweave_home)
             or Path(env.get("RULEWEAVE_HOME") or user_home / ".ruleweave"),
             "claude_managed_dir": as_path("claude_managed_dir", claude_managed_dir) or _claude_managed_dir(),
@@ -369,7 +376,8 @@ class RuleweaveConfig:
         """
         machine = {
             "cwd", "project_root", "home", "claude_config_dir", "codex_home", "qwen_home", "gemini_cli_home",
-            "ruleweave_home", "claude_managed_dir", "xdg_config_home", "event_log", "skillspec", "store",
+            "cline_dir", "ruleweave_home", "claude_managed_dir", "xdg_config_home", "event_log", "skillspec",
+            "store",
         }
         return {name: as_json(getattr(self, name)) for name in OPTIONS if name not in machine}
 
@@ -433,6 +441,12 @@ class RuleweaveConfig:
         """Qwen Code's home directory (``Storage.getGlobalQwenDir``)."""
         assert self.qwen_home is not None
         return self.qwen_home
+
+    @property
+    def cline_folder(self) -> Path:
+        """Cline's own folder (``$CLINE_DIR``, else ``~/.cline``: ``@cline/shared``'s storage paths)."""
+        assert self.cline_dir is not None
+        return self.cline_dir
 
     @property
     def gemini_dir(self) -> Path:

@@ -1,8 +1,8 @@
 """cline (priority 40): Cline's rules — the user tier, then the nearest workspace rules.
 
-User tier first: ``~/Documents/Cline/Rules`` (the extension's global rules
-folder) and ``~/.cline/rules`` (the Cline SDK's, ``resolveRulesConfigSearchPaths``
-in ``sdk/packages/shared/src/storage/paths.ts``). Then, walking up from cwd to
+User tier first, in the order Cline 3.0.65 reads it (``resolveRulesConfigSearchPaths``,
+``@cline/shared`` storage paths): ``$CLINE_DIR/rules`` (``~/.cline/rules``), ``~/Cline/Rules``
+and ``~/Documents/Cline/Rules`` (the extension's global rules folder). Then, walking up from cwd to
 the project root, the first directory holding ``.clinerules`` or
 ``.cline/rules`` gives the workspace rules: ``.clinerules`` as a file (one
 rule named ``clinerules``) or a directory, and the ``.cline/rules`` directory
@@ -88,9 +88,11 @@ def _load_folder(ctx: DiscoveryContext, folder: str, level: Level, skip: tuple[s
 
 def load(ctx: DiscoveryContext) -> list[Rule]:
     """Load the user tier, then the nearest directory's .clinerules and .cline/rules."""
-    home = ctx.config.user_home
-    rules = _load_folder(ctx, under(home, "Documents/Cline/Rules"), "user")
-    rules += _load_folder(ctx, under(home, ".cline/rules"), "user")
+    config = ctx.config
+    rules: list[Rule] = []
+    for folder in (under(config.cline_folder, "rules"), under(config.user_home, "Cline/Rules"),
+                   under(config.user_home, "Documents/Cline/Rules")):
+        rules += _load_folder(ctx, folder, "user")
     for directory in reversed(ctx.walk_spelled):
         candidate, folder = under(directory, ".clinerules"), under(directory, ".cline/rules")
         found = os.path.lexists(candidate)
@@ -111,6 +113,7 @@ def load(ctx: DiscoveryContext) -> list[Rule]:
 
 PROVIDER = Provider(
     ID, PRIORITY, load,
-    "~/Documents/Cline/Rules, ~/.cline/rules, nearest .clinerules (file or directory), .cline/rules",
+    "$CLINE_DIR/rules (~/.cline), ~/Cline/Rules, ~/Documents/Cline/Rules, nearest .clinerules "
+    "(file or directory), .cline/rules",
     dialect="root", places=True,
 )

@@ -169,6 +169,7 @@ class DiscoveryContext:
                 normalise(config.codex_dir),
                 normalise(config.qwen_dir),
                 normalise(config.gemini_dir),
+                normalise(config.cline_folder),
                 normalise(config.native_home),
                 normalise(config.claude_managed),  # the organisation's CLAUDE.md
                 normalise(config.xdg_config_home or config.user_home / ".config"),  # OpenCode, Crush

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ruleweave.discovery import cline
 from ruleweave.rules import Bucket
 from tests.conftest import WriteTree
@@ -58,12 +60,24 @@ def test_paths_that_cline_cannot_read_fail_open(write_tree: WriteTree) -> None:
     }
 
 
-def test_both_global_rules_folders_are_read(write_tree: WriteTree, isolated_home: Path) -> None:
-    """``~/Documents/Cline/Rules`` and the SDK's ``~/.cline/rules`` are user-tier rules."""
-    for folder, name in (("Documents/Cline/Rules", "docs-rule.md"), (".cline/rules", "sdk-rule.txt")):
+def test_every_global_rules_folder_is_read(
+    write_tree: WriteTree, isolated_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Cline 3.0.65 reads the user's rules from ``$CLINE_DIR/rules`` (default ``~/.cline/rules``),
+    ``~/Cline/Rules`` and ``~/Documents/Cline/Rules``, in that order (``@cline/shared``'s
+    ``resolveRulesConfigSearchPaths``, ``dist/storage/index.js`` of the 3.0.65 package); with
+    ``CLINE_DIR`` set, ``~/.cline/rules`` is not read."""
+    for folder, name in (("Documents/Cline/Rules", "docs-rule.md"), (".cline/rules", "sdk-rule.txt"),
+                         ("Cline/Rules", "home-rule.md")):
         (isolated_home / folder).mkdir(parents=True)
         (isolated_home / folder / name).write_text(f"From {folder}.", encoding="utf-8")
-    found = run(write_tree({"README.md": "x"}), only=cline.PROVIDER)
-    assert {name: rule.source.level for name, rule in named(found).items()} == {
-        "docs-rule": "user", "sdk-rule": "user",
-    }
+    project = write_tree({"README.md": "x"})
+    found = run(project, only=cline.PROVIDER)
+    assert [(name, rule.source.level) for name, rule in named(found).items()] == [
+        ("sdk-rule", "user"), ("home-rule", "user"), ("docs-rule", "user"),
+    ]
+    moved = tmp_path / "cline-dir"
+    (moved / "rules").mkdir(parents=True)
+    (moved / "rules" / "moved-rule.md").write_text("From $CLINE_DIR.", encoding="utf-8")
+    monkeypatch.setenv("CLINE_DIR", f"  {moved}  ")  # Cline trims it
+    assert list(named(run(project, only=cline.PROVIDER))) == ["moved-rule", "home-rule", "docs-rule"]

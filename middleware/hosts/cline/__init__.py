@@ -187,7 +187,7 @@ HOST = Host(
     extractors="ruleweave.hosts.cline.paths",
     scopes={
         "project": "<root>/.cline/hooks/PreToolUse, PostToolUse",
-        "user": "~/.cline/hooks/PreToolUse, PostToolUse",
+        "user": "$CLINE_DIR/hooks/PreToolUse, PostToolUse (~/.cline)",
     },
     installer="ruleweave.hosts.cline.install",
     read_rule_templates=SHELL_READ_TEMPLATES,  # no rule:// reader, but a shell

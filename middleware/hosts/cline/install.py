@@ -44,16 +44,17 @@ WINDOWS = os.name == "nt"
 
 def files(scope: str, config: RuleweaveConfig) -> list[Path]:
     """The files an install in ``scope`` writes: ``project`` ``<root>/.cline/hooks/<Event>``, ``user``
-    ``~/.cline/hooks/<Event>`` (``<Event>.ps1`` on Windows).
+    ``$CLINE_DIR/hooks/<Event>`` (``~/.cline``, where Cline reads the user's hooks) (``<Event>.ps1``
+    on Windows).
 
     Args:
         scope: One of ``HOST.scopes``.
-        config: The project's configuration (its root and the user's home).
+        config: The project's configuration (its root and Cline's folder).
 
     Returns:
         The paths (they may not exist yet).
     """
-    folder = (config.user_home if scope == "user" else config.root) / ".cline" / "hooks"
+    folder = config.cline_folder / "hooks" if scope == "user" else config.root / ".cline" / "hooks"
     suffix = ".ps1" if WINDOWS else ""
     return [folder / f"{event}{suffix}" for event in HOOK_EVENTS]
 

@@ -125,3 +125,39 @@ def test_cline_gets_each_notice_once_next_to_its_call_and_the_refusal(tmp_path: 
     seen = json.dumps(last)
     assert seen.count("ROOT-AGENTS") == 1 and seen.count("CLINE-RULE") == 1
     assert "ROOT-AGENTS" in str(last["messages"][0]["content"])
+
+
+def test_a_user_install_follows_cline_dir(tmp_path: Path) -> None:
+    """With ``$CLINE_DIR`` set, Cline reads the user's hooks, rules and settings there (``@cline/shared``'s
+    storage paths): ``ruleweave install cline --user`` writes its hooks in ``$CLINE_DIR/hooks``, and the
+    notice arrives (before, they went to ``~/.cline/hooks``, which that Cline never runs). The user's
+    rule in ``$CLINE_DIR/rules`` is Cline's own: it comes once, from Cline."""
+    cline = agent_cli("cline")
+    root, home, state = _project(tmp_path / "project"), tmp_path / "home", tmp_path / "state"
+    cline_dir = tmp_path / "cline-dir"
+    settings = cline_dir / "data/settings"
+    settings.mkdir(parents=True)
+    (settings / "global-settings.json").write_text('{"telemetryOptOut": true, "autoUpdateEnabled": false}')
+    (cline_dir / "rules").mkdir()
+    (cline_dir / "rules/mine.md").write_text("USER-CLINE-RULE: from $CLINE_DIR.\n", encoding="utf-8")
+    home.mkdir()
+    env = {**_env(home, state), "CLINE_DIR": str(cline_dir)}
+    done = subprocess.run([str(RULEWEAVE), "install", "cline", "--user"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert (cline_dir / "hooks/PostToolUse").is_file() and not (home / ".cline").exists()
+    call = tool("read_files", files=[{"path": "src/a.ts"}])
+    with MockChat([reply(call), reply(text("Done."))]) as mock:
+        auth = subprocess.run(
+            [str(cline), "auth", "-p", "openai-compatible", "-k", "test", "-m", MODEL, "-b", mock.url],
+            cwd=root, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False,
+        )
+        assert auth.returncode == 0, auth.stderr
+        run = subprocess.run([str(cline), "--json", "read src/a.ts"], cwd=root, env=env,
+                             capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    last = mock.loop_requests[-1]
+    by_call = {call_id: body for source, call_id, body in _contexts(last) if source == "PostToolUse"}
+    assert "TS-RULE" in by_call[call["id"]]
+    seen = json.dumps(last)
+    assert seen.count("TS-RULE") == 1 and seen.count("USER-CLINE-RULE") == 1

@@ -33,11 +33,16 @@ def apply(path: Path, *, uninstall: bool = False, command: str = install.COMMAND
 
 
 def test_scopes_name_the_project_and_user_hook_folders(repo: Path, tmp_path: Path) -> None:
-    """project → <root>/.cline/hooks/<Event>; user → ~/.cline/hooks/<Event> (no extension on Unix)."""
+    """project → <root>/.cline/hooks/<Event>; user → $CLINE_DIR/hooks/<Event>, ~/.cline by default (no
+    extension on Unix)."""
     config = RuleweaveConfig(cwd=repo / "src", home=tmp_path / "home")
     events = ("TaskStart", "PreToolUse", "PostToolUse")
     assert install.files("project", config) == [repo / ".cline/hooks" / name for name in events]
     assert install.files("user", config) == [tmp_path / "home/.cline/hooks" / name for name in events]
+    # Cline reads the user's hooks in $CLINE_DIR/hooks when that is set (``@cline/shared``'s
+    # ``resolveHooksConfigSearchPaths``), so a --user install writes there.
+    moved = RuleweaveConfig(cwd=repo / "src", home=tmp_path / "home", cline_dir=tmp_path / "cline")
+    assert install.files("user", moved) == [tmp_path / "cline/hooks" / name for name in events]
 
 
 def test_install_writes_scripts_that_exec_the_hook_command_and_is_idempotent(repo: Path) -> None:
