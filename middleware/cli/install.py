@@ -378,7 +378,7 @@ def run(args: argparse.Namespace) -> int:
                      _edit(servers, lambda data: merge.install_server(data, args.scope, config, program))]
     changed = [edit for edit in edits if edit.changes]
     if not args.uninstall and not args.dry_run:
-        _trust_note(agent, config)
+        _hook_notes(agent, config)
     if not changed:
         state = "not installed" if args.uninstall else "already installed"
         print(f"ruleweave {state} in {' and '.join(str(edit.path) for edit in edits)}; nothing changed.")
@@ -406,13 +406,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _trust_note(agent: Host, config: RuleweaveConfig) -> None:
-    """Say so when the agent does not trust this project: its hooks then answer nothing there
-    (``Host.distrusted``), which would otherwise look like an install that does not work."""
+def _hook_notes(agent: Host, config: RuleweaveConfig) -> None:
+    """Say so when the hooks will not work here, which would otherwise look like a broken install: the
+    agent does not trust this project (its hooks then answer nothing, ``Host.distrusted``), or its
+    own settings run no hooks (``Host.hooks_off``)."""
     if agent.distrusted is not None and agent.distrusted(config):
         print(f"Note: {agent.title} does not trust this project, so it loads none of its instruction files "
               f"here and ruleweave's hooks answer nothing; trust the project in {agent.title} to get both.",
               file=sys.stderr)
+    off = agent.hooks_off(config) if agent.hooks_off is not None else None
+    if off is not None:
+        print(f"Note: {agent.title} runs no hooks here ({off}); ruleweave's hooks will not run until that "
+              "setting is taken out.", file=sys.stderr)
 
 
 def _scope_known(args: argparse.Namespace, agent: Host) -> None:

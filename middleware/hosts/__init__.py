@@ -357,11 +357,14 @@ class Host:
             ``trust_level = "untrusted"``, Qwen Code's folder trust): it then loads none of its
             instruction files, and the hooks answer nothing there; ``None``: the agent has no such
             setting, or runs no hook where it does not trust (Gemini CLI).
+        hooks_off: ``config`` → why the agent's own settings run no hook of ruleweave's there
+            (Claude Code's ``disableAllHooks``), named for ``ruleweave install`` to say; ``None``
+            when they run (or the host cannot tell).
     """
 
     __slots__ = (
         "answer_cold", "answer_warm", "context_limit", "context_unit", "delegation_tools", "distrusted",
-        "encode", "events", "extractors", "installer", "name", "native_check", "native_fallback",
+        "encode", "events", "extractors", "hooks_off", "installer", "name", "native_check", "native_fallback",
         "native_files", "native_names", "native_provider", "native_user", "native_walk_budget",
         "native_walk_only", "notice_before", "read_event", "read_rule_templates", "scopes", "title", "tools",
     )
@@ -394,6 +397,7 @@ class Host:
         native_names: Callable[[RuleweaveConfig], frozenset[str]] | None = None,
         distrusted: Callable[[RuleweaveConfig], bool] | None = None,
         context_unit: str = "utf16",
+        hooks_off: Callable[[RuleweaveConfig], str | None] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -420,6 +424,7 @@ class Host:
         self.context_unit = context_unit
         self.native_names = native_names
         self.distrusted = distrusted
+        self.hooks_off = hooks_off
 
     def extractor_for(self, tool: str) -> Any:
         """The host's own extractor for ``tool`` (``extractors``; names match case-insensitively, as

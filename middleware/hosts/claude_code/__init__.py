@@ -137,6 +137,13 @@ def _agents_md_native(config: Any) -> bool:
     return agents_md_native(config)
 
 
+def _hooks_off(config: Any) -> str | None:
+    """Why Claude Code's settings run no hook here (``native.hooks_off``)."""
+    from ruleweave.hosts.claude_code.native import hooks_off
+
+    return hooks_off(config)
+
+
 HOST = Host(
     name="claude-code",
     title="Claude Code",
@@ -154,6 +161,7 @@ HOST = Host(
     delegation_tools=DELEGATION_TOOLS,
     extractors="ruleweave.hosts.claude_code.paths",
     native_check=_agents_md_native,
+    hooks_off=_hooks_off,
     native_user=lambda config: (config.claude_managed / "CLAUDE.md", config.claude_dir / "CLAUDE.md"),
     scopes={
         "project": "<root>/.claude/settings.json",

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ruleweave.hosts.claude_code import AGENTS_MD_PLUGIN, NATIVE_FILES
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ruleweave.config import RuleweaveConfig
 
 
@@ -61,19 +63,57 @@ def agents_md_native(config: RuleweaveConfig) -> bool:
     return True
 
 
+def hooks_off(config: RuleweaveConfig) -> str | None:
+    """Why Claude Code runs none of ruleweave's hooks in this project, or ``None``.
+
+    ``disableAllHooks: true`` turns every hook off: the managed settings' value when they set it,
+    else that of the most specific of the user's, the project's and the local settings;
+    ``allowManagedHooksOnly: true`` in the managed settings keeps only the organisation's hooks
+    (set elsewhere it does nothing). Each case checked with the CLI (2.1.332): no hook ran.
+
+    Args:
+        config: The configuration (root, Claude's config and managed directories).
+
+    Returns:
+        The setting and the file that sets it, as a phrase.
+    """
+    managed_path = config.claude_managed / "managed-settings.json"
+    managed = _settings(managed_path, config)
+    if isinstance(managed.get("disableAllHooks"), bool):
+        return f"disableAllHooks in {managed_path}" if managed["disableAllHooks"] else None
+    if managed.get("allowManagedHooksOnly") is True:
+        return f"allowManagedHooksOnly in {managed_path}"
+    found: str | None = None
+    for path in _settings_files(config):
+        value = _settings(path, config).get("disableAllHooks")
+        if isinstance(value, bool):
+            found = f"disableAllHooks in {path}" if value else None
+    return found
+
+
 def _plugin_enabled(config: RuleweaveConfig) -> bool:
     """``enabledPlugins`` for ``AGENTS_MD_PLUGIN`` in the user's, the project's and the local settings."""
-    from ruleweave._files.reading import read_text
-
     enabled = True
-    files = [config.claude_dir / "settings.json", *(config.root / name for name in _SETTINGS)]
-    for path in files:
-        text = read_text(path, config.max_file_bytes).text
-        try:
-            settings = json.loads(text) if text else None
-        except ValueError:
-            continue  # Claude Code reports a broken settings file; it names no plugin here
-        plugins = settings.get("enabledPlugins") if isinstance(settings, dict) else None
+    for path in _settings_files(config):
+        plugins = _settings(path, config).get("enabledPlugins")
         if isinstance(plugins, dict) and isinstance(plugins.get(AGENTS_MD_PLUGIN), bool):
             enabled = plugins[AGENTS_MD_PLUGIN]
     return enabled
+
+
+def _settings_files(config: RuleweaveConfig) -> list[Path]:
+    """The user's, the project's and the local settings, each overriding the one before."""
+    return [config.claude_dir / "settings.json", *(config.root / name for name in _SETTINGS)]
+
+
+def _settings(path: Path, config: RuleweaveConfig) -> dict[str, Any]:
+    """A settings file's object; ``{}`` when it is absent, unreadable or broken (Claude Code reports
+    a broken one and reads nothing from it)."""
+    from ruleweave._files.reading import read_text
+
+    text = read_text(path, config.max_file_bytes).text
+    try:
+        settings = json.loads(text) if text else None
+    except ValueError:
+        return {}
+    return settings if isinstance(settings, dict) else {}

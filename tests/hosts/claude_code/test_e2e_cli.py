@@ -190,6 +190,24 @@ def test_claude_code_cli_session_with_installed_hooks(
     assert "SessionStart hook additional context: <generic-rules>" in last
 
 
+def test_claude_code_with_disable_all_hooks_runs_none_of_ruleweaves(
+    scenario_project: Path, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """``disableAllHooks: true`` in the local settings: the real CLI runs no hook (no start context, no
+    snapshot written), and ``ruleweave install`` says so up front (``native.hooks_off``)."""
+    project = scenario_project
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude/settings.local.json").write_text('{"disableAllHooks": true}', encoding="utf-8")
+    env = {**cli_env, "RULEWEAVE_STATE_DIR": str(tmp_path / "state")}
+    done = subprocess.run(["ruleweave", "install", "claude-code", "--project"], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
+    assert done.returncode == 0 and "Claude Code runs no hooks here (disableAllHooks in" in done.stderr
+    with MockMessages([reply(text("Hello."))]) as mock:
+        run_cli(project, {**env, "ANTHROPIC_BASE_URL": mock.url}, "hello")
+    assert "ALWAYS-RULE" not in dumped(mock.loop_requests[0])
+    assert not (tmp_path / "state" / "snapshots").exists()
+
+
 async def _sdk_turn(rw: RuleweaveClaudeAgent, client: ClaudeSDKClient, prompt: str) -> list[Message]:
     await client.query(prompt)
     return [message async for message in rw.receive(client)]

@@ -147,3 +147,49 @@ def test_a_project_settings_file_linking_outside_is_refused(
     (repo / ".claude").symlink_to(tmp_path, target_is_directory=True)
     assert install(repo, "--local") == 2
     assert not (tmp_path / "settings.local.json").exists()
+
+
+def test_hooks_off_reads_claude_codes_settings_as_it_does(
+    repo: Path, tmp_path: Path, isolated_home: Path
+) -> None:
+    """Claude Code 2.1.332 ran no hook with ``disableAllHooks: true`` in the user's, the project's, the
+    local or the managed settings, nor with ``allowManagedHooksOnly: true`` in the managed ones, while
+    ``allowManagedHooksOnly`` in the user's or the project's settings did nothing (real runs;
+    ``test_e2e_cli.py`` pins one). The most specific settings file that sets ``disableAllHooks``
+    decides; the managed one over all."""
+    from ruleweave import RuleweaveConfig
+    from ruleweave.hosts.claude_code.native import hooks_off
+
+    managed = tmp_path / "managed"
+    config = RuleweaveConfig(cwd=repo, claude_managed_dir=managed)
+    user, project, local = (isolated_home / ".claude/settings.json", repo / ".claude/settings.json",
+                            repo / ".claude/settings.local.json")
+    for path in (user, project, local):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    assert hooks_off(config) is None
+    user.write_text('{"disableAllHooks": true, "allowManagedHooksOnly": true}')
+    assert hooks_off(config) == f"disableAllHooks in {user}"
+    project.write_text('{"disableAllHooks": false}')
+    assert hooks_off(config) is None
+    local.write_text('{"disableAllHooks": true}')
+    assert hooks_off(config) == f"disableAllHooks in {local}"
+    managed.mkdir()
+    (managed / "managed-settings.json").write_text('{"disableAllHooks": false}')
+    assert hooks_off(config) is None
+    (managed / "managed-settings.json").write_text('{"allowManagedHooksOnly": true}')
+    assert hooks_off(config) == f"allowManagedHooksOnly in {managed / 'managed-settings.json'}"
+    (managed / "managed-settings.json").write_text("{ broken")
+    assert hooks_off(config) == f"disableAllHooks in {local}"
+
+
+def test_install_says_when_claude_code_runs_no_hooks(
+    repo: Path, isolated_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The install goes through (exit 0), but says its hooks will not run, and why."""
+    (repo / ".claude").mkdir()
+    (repo / ".claude/settings.local.json").write_text('{"disableAllHooks": true}')
+    assert install(repo) == 0
+    assert "Claude Code runs no hooks here (disableAllHooks in" in capsys.readouterr().err
+    (repo / ".claude/settings.local.json").write_text("{}")
+    assert install(repo) == 0
+    assert "runs no hooks" not in capsys.readouterr().err
