@@ -358,8 +358,8 @@ class Host:
             instruction files, and the hooks answer nothing there; ``None``: the agent has no such
             setting, or runs no hook where it does not trust (Gemini CLI).
         hooks_off: ``config`` → why the agent's own settings run no hook of ruleweave's there
-            (Claude Code's ``disableAllHooks``), named for ``ruleweave install`` to say; ``None``
-            when they run (or the host cannot tell).
+            (``disableAllHooks`` of Claude Code and Qwen Code, Gemini CLI's ``hooksConfig``), named
+            for ``ruleweave install`` to say; ``None`` when they run (or the host cannot tell).
     """
 
     __slots__ = (

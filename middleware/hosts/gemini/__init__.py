@@ -230,6 +230,13 @@ def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
     return None
 
 
+def _hooks_off(config: RuleweaveConfig) -> str | None:
+    """Why Gemini CLI's own settings run none of ruleweave's hooks here (``install.hooks_off``)."""
+    from ruleweave.hosts.gemini.install import hooks_off
+
+    return hooks_off(config)
+
+
 HOST = Host(
     name="gemini",
     title="Gemini CLI",
@@ -245,6 +252,7 @@ HOST = Host(
     extractors="ruleweave.hosts.gemini.paths",
     scopes={"project": "<root>/.gemini/settings.json", "user": "$GEMINI_CLI_HOME/.gemini/settings.json (~)"},
     installer="ruleweave.hosts.gemini.install",
+    hooks_off=_hooks_off,
     read_rule_templates=SHELL_READ_TEMPLATES,  # no rule:// reader, but a shell
 )
 """Gemini CLI as ruleweave serves it (``ruleweave hook gemini``, ``ruleweave install gemini``)."""

@@ -2,13 +2,13 @@
 
 Gemini CLI reads ``{"hooks": {"AfterTool": [{"matcher": "*", "hooks": [{"type":
 "command", "command": ..., "name": ...}]}]}}`` from ``<cwd>/.gemini/settings.json``
-(the directory it starts in) and ``~/.gemini/settings.json`` (0.61.0,
+(the directory it starts in) and ``$GEMINI_CLI_HOME/.gemini/settings.json`` (``~``; 0.61.0,
 ``loadSettings``; docs ``hooks/reference.md``). The project scope writes the file
-at the project root, where Gemini is normally started; the user scope the one in
-the user's home. One command hook named ``ruleweave`` per event of
-``HOST.events`` is added unless it is there (twice = once): tool events match
-every tool (``*``), PreCompress only ``manual`` (``/compress``; ``auto`` fires
-before every model request), the others every occurrence. Every other key, hook
+at the project root, where Gemini is normally started; the user scope the user's.
+One command hook named ``ruleweave`` per event of ``HOST.events`` is added unless
+it is there (twice = once): tool events match every tool (``*``), PreCompress only
+``manual`` (``/compress``; ``auto`` fires before every model request), the others
+every occurrence. Every other key, hook
 and matcher group is kept in its order, and a file that needs no change keeps its
 bytes. Gemini also accepts comments in the file; ruleweave cannot merge into such
 a file without losing them, so it refuses it.
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from ruleweave.config import RuleweaveConfig
 
-__all__ = ["HOOK_NAME", "SettingsError", "change", "files", "is_ours"]
+__all__ = ["HOOK_NAME", "SettingsError", "change", "files", "hooks_off", "is_ours"]
 
 HOOK_NAME = "ruleweave"
 """The name the hooks carry: ``/hooks disable ruleweave`` turns them off, and Gemini's trust record of
@@ -81,3 +81,28 @@ is_ours = HOOKS.is_ours
 change = HOOKS.change
 """``path``'s new text with ruleweave's hooks added (or removed), and one line per change
 (``HooksJson.change``; ``SettingsError`` for a file that is not Gemini's settings object)."""
+
+
+def hooks_off(config: RuleweaveConfig) -> str | None:
+    """Why Gemini CLI's settings run none of ruleweave's hooks here, or ``None``: ``hooksConfig.enabled:
+    false`` in the layer that decides it (system defaults, the user's, ``<cwd>/.gemini``, the system
+    settings), or ``HOOK_NAME`` in any layer's ``hooksConfig.disabled`` (a ``union`` list; what ``/hooks
+    disable ruleweave`` writes). Real runs (0.61.0): either, in the user's or the project's settings,
+    and no hook ran.
+
+    Args:
+        config: The configuration (the cwd and ``$GEMINI_CLI_HOME``).
+    """
+    from ruleweave.hosts._layered_settings import GEMINI, layers, setting
+
+    user, workspace = config.gemini_dir / "settings.json", config.cwd / ".gemini" / "settings.json"
+    found = layers(GEMINI, str(user), str(workspace))
+    enabled = setting(found, "hooksConfig", "enabled")
+    if enabled is not None and enabled[1] is False:
+        return f"hooksConfig.enabled is false in {enabled[0]}"
+    for path, data in found:
+        hooks_config = data.get("hooksConfig")
+        disabled = hooks_config.get("disabled") if isinstance(hooks_config, dict) else None
+        if isinstance(disabled, list) and HOOK_NAME in disabled:
+            return f"hooksConfig.disabled names {HOOK_NAME!r} in {path}"
+    return None

@@ -164,6 +164,13 @@ def encode(event: HookEvent, reply: str, text: str) -> dict[str, Any] | None:
     return claude_style.encode(event, reply, text, context_events=_CONTEXT_EVENTS)
 
 
+def _hooks_off(config: RuleweaveConfig) -> str | None:
+    """Why Qwen Code's own settings run none of ruleweave's hooks here (``install.hooks_off``)."""
+    from ruleweave.hosts.qwen.install import hooks_off
+
+    return hooks_off(config)
+
+
 HOST = Host(
     name="qwen",
     title="Qwen Code",
@@ -182,6 +189,7 @@ HOST = Host(
     extractors="ruleweave.hosts.qwen.paths",
     scopes={"project": "<cwd>/.qwen/settings.json", "user": "$QWEN_HOME/settings.json (~/.qwen)"},
     installer="ruleweave.hosts.qwen.install",
+    hooks_off=_hooks_off,
     read_rule_templates=SHELL_READ_TEMPLATES,  # no rule:// reader, but a shell
 )
 """Qwen Code as ruleweave serves it (``ruleweave hook qwen``, ``ruleweave install qwen``)."""

@@ -29,12 +29,9 @@ comments), each bounded; one that cannot be read counts as absent. Standard libr
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 
-from ruleweave._files.reading import read_text
-from ruleweave._text.jsonc import without_comments
+from ruleweave.hosts._layered_settings import QWEN, read_jsonc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,7 +49,6 @@ ENVIRONMENT = (
 """Every variable the decision reads (a hook snapshot is keyed by them)."""
 
 _LEVELS = {"TRUST_FOLDER": True, "TRUST_PARENT": True, "DO_NOT_TRUST": False}
-_MAX_BYTES = 1 << 20
 
 
 def distrusts(config: RuleweaveConfig, env: Mapping[str, str] = os.environ) -> bool:
@@ -77,12 +73,8 @@ def distrusts(config: RuleweaveConfig, env: Mapping[str, str] = os.environ) -> b
 def folder_trust_enabled(config: RuleweaveConfig, env: Mapping[str, str] = os.environ) -> bool:
     """``security.folderTrust.enabled`` from the system settings, else the user's, else the system
     defaults (``false`` when none sets it; a v1 file's top-level ``folderTrust`` counts)."""
-    system = env.get("QWEN_CODE_SYSTEM_SETTINGS_PATH") or _system_settings()
-    defaults = env.get("QWEN_CODE_SYSTEM_DEFAULTS_PATH") or os.path.join(
-        os.path.dirname(system), "system-defaults.json"
-    )
-    for path in (system, os.path.join(config.qwen_dir, "settings.json"), defaults):
-        value = _enabled(_json(path))
+    for path in (QWEN.system(env), os.path.join(config.qwen_dir, "settings.json"), QWEN.defaults(env)):
+        value = _enabled(read_jsonc(path))
         if value is not None:
             return value
     return False
@@ -92,7 +84,7 @@ def trust_rules(config: RuleweaveConfig, env: Mapping[str, str] = os.environ) ->
     """The ``(path, level)`` rules of the user's ``trustedFolders.json``, in file order (unknown levels
     dropped, as Qwen drops them)."""
     path = env.get("QWEN_CODE_TRUSTED_FOLDERS_PATH") or os.path.join(config.qwen_dir, "trustedFolders.json")
-    data = _json(path)
+    data = read_jsonc(path)
     if not isinstance(data, dict):
         return []
     return [(key, value) for key, value in data.items() if isinstance(value, str) and value in _LEVELS]
@@ -121,26 +113,6 @@ def trust_decision(rules: list[tuple[str, str]], location: str) -> bool | None:
         if found > depth or (found == depth >= 0 and not trusted and best is not False):
             best, depth = trusted, found
     return best
-
-
-def _system_settings() -> str:
-    """Qwen's ``getSystemSettingsPath`` on this platform."""
-    if sys.platform == "darwin":
-        return "/Library/Application Support/QwenCode/settings.json"
-    if sys.platform == "win32":
-        return "C:\\ProgramData\\qwen-code\\settings.json"
-    return "/etc/qwen-code/settings.json"
-
-
-def _json(path: str) -> object:
-    """A JSON-with-comments file's value; ``None`` when it is absent, unreadable or not JSON."""
-    text = read_text(path, _MAX_BYTES, whole=True).text
-    if text is None:
-        return None
-    try:
-        return json.loads(without_comments(text.removeprefix("\ufeff")))
-    except (ValueError, RecursionError):
-        return None
 
 
 def _enabled(settings: object) -> bool | None:

@@ -63,3 +63,27 @@ def test_the_install_command_writes_the_project_settings(tmp_path: Path) -> None
     done = subprocess.run([*run, "--uninstall"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.returncode == 0 and not settings.exists()
+
+
+def test_hooks_off_reads_hooks_config_as_gemini_merges_it(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hooksConfig.enabled: false`` from the layer that decides it (system defaults < user <
+    ``<cwd>/.gemini`` < system), or ``ruleweave`` in any layer's ``hooksConfig.disabled`` (a union list,
+    ``settingsSchema``); real runs (0.61.0): each, in the user's or the project's settings, ran no hook."""
+    from ruleweave.hosts.gemini.install import hooks_off
+
+    (tmp_path / ".git").mkdir()
+    system = tmp_path / "etc" / "settings.json"
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(system))
+    config = RuleweaveConfig(cwd=tmp_path)
+    user, project = isolated_home / ".gemini" / "settings.json", tmp_path / ".gemini" / "settings.json"
+    for path in (user, project, system):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    assert hooks_off(config) is None
+    user.write_text('{"hooksConfig": {"enabled": false}}')
+    assert hooks_off(config) == f"hooksConfig.enabled is false in {user}"
+    project.write_text('{"hooksConfig": {"enabled": true, "disabled": ["prettier"]}}')
+    assert hooks_off(config) is None
+    system.write_text('{"hooksConfig": {"disabled": ["ruleweave"]}}')
+    assert hooks_off(config) == f"hooksConfig.disabled names 'ruleweave' in {system}"

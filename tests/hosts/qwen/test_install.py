@@ -48,3 +48,29 @@ def test_install_writes_claude_style_hooks(tmp_path: Path) -> None:
     assert list(hooks) == list(HOST.events)
     assert hooks["PostToolUse"] == [{"matcher": "*", "hooks": [{"type": "command", "command": COMMAND}]}]
     assert hooks["SessionStart"] == [{"hooks": [{"type": "command", "command": COMMAND}]}]
+
+
+def test_hooks_off_reads_disable_all_hooks_from_the_deciding_layer(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``disableAllHooks`` from the layer that decides it (system defaults < user < ``<cwd>/.qwen`` <
+    system), as Qwen merges its settings; real runs (0.24.4): ``true`` in the user's or the project's
+    settings ran no hook, and the project's ``false`` over the user's ``true`` ran them."""
+    from ruleweave.hosts.qwen.install import hooks_off
+
+    (tmp_path / ".git").mkdir()
+    system = tmp_path / "etc" / "settings.json"
+    monkeypatch.setenv("QWEN_CODE_SYSTEM_SETTINGS_PATH", str(system))
+    config = RuleweaveConfig(cwd=tmp_path)
+    user, project = isolated_home / ".qwen" / "settings.json", tmp_path / ".qwen" / "settings.json"
+    for path in (user, project, system):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    assert hooks_off(config) is None
+    user.write_text('{"disableAllHooks": true}')
+    assert hooks_off(config) == f"disableAllHooks in {user}"
+    project.write_text('// JSONC\n{"disableAllHooks": false}')
+    assert hooks_off(config) is None
+    (system.parent / "system-defaults.json").write_text('{"disableAllHooks": true}')
+    assert hooks_off(config) is None  # the lowest layer
+    system.write_text('{"disableAllHooks": true}')
+    assert hooks_off(config) == f"disableAllHooks in {system}"

@@ -1,0 +1,111 @@
+"""The settings files Gemini CLI and Qwen Code merge (Qwen forked Gemini's loader), read as they read them.
+
+Four layers, lowest precedence first: the system defaults, the user's
+``settings.json``, the workspace's (``<cwd>/.gemini`` or ``<cwd>/.qwen``) and the
+system settings; a later layer's value replaces an earlier one's, and a list the
+schema marks ``union`` (Gemini's ``hooksConfig.disabled``) collects them all.
+Where each lives: the agent's ``getSystemSettingsPath`` (an environment variable,
+else a fixed path per platform) and ``getSystemDefaultsPath`` (its own variable,
+else ``system-defaults.json`` beside the system settings). Files are JSON with
+comments, each read bounded; one that is absent, unreadable or not JSON counts
+as empty. Standard library only; read by ``ruleweave install`` and the cold path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from ruleweave._files.reading import read_text
+from ruleweave._text.jsonc import without_comments
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+_MAX_BYTES = 1 << 20
+
+
+class Agent:
+    """Where one agent keeps its system settings.
+
+    Args:
+        system_variable: The variable naming the system settings file.
+        defaults_variable: The variable naming the system defaults file.
+        paths: The system settings file on ``darwin``, ``win32`` and any other platform.
+    """
+
+    __slots__ = ("defaults_variable", "paths", "system_variable")
+
+    def __init__(self, system_variable: str, defaults_variable: str, paths: tuple[str, str, str]) -> None:
+        self.system_variable = system_variable
+        self.defaults_variable = defaults_variable
+        self.paths = paths
+
+    def system(self, env: Mapping[str, str]) -> str:
+        """The system settings file (``getSystemSettingsPath``)."""
+        darwin, win32, other = self.paths
+        fixed = darwin if sys.platform == "darwin" else win32 if sys.platform == "win32" else other
+        return env.get(self.system_variable) or fixed
+
+    def defaults(self, env: Mapping[str, str]) -> str:
+        """The system defaults file (``getSystemDefaultsPath``)."""
+        return env.get(self.defaults_variable) or os.path.join(os.path.dirname(self.system(env)),
+                                                               "system-defaults.json")
+
+
+GEMINI = Agent("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", (
+    "/Library/Application Support/GeminiCli/settings.json", "C:\\ProgramData\\gemini-cli\\settings.json",
+    "/etc/gemini-cli/settings.json",
+))
+"""Gemini CLI 0.61.0 (``packages/cli/src/config/settings.ts``)."""
+
+QWEN = Agent("QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH", (
+    "/Library/Application Support/QwenCode/settings.json", "C:\\ProgramData\\qwen-code\\settings.json",
+    "/etc/qwen-code/settings.json",
+))
+"""Qwen Code 0.24.4 (``getSystemSettingsPath``, ``getSystemDefaultsPath``)."""
+
+
+def layers(agent: Agent, user: str, workspace: str | None, env: Mapping[str, str] = os.environ) -> list[
+    tuple[str, dict[str, object]]
+]:
+    """Each settings file and its object, lowest precedence first (``workspace`` ``None``: left out).
+
+    Args:
+        agent: ``GEMINI`` or ``QWEN``.
+        user: The user's ``settings.json``.
+        workspace: The workspace's ``settings.json``, or ``None``.
+        env: The agent's environment.
+    """
+    paths = [agent.defaults(env), user, *([workspace] if workspace is not None else []), agent.system(env)]
+    found: list[tuple[str, dict[str, object]]] = []
+    for path in paths:
+        data = read_jsonc(path)
+        found.append((path, data if isinstance(data, dict) else {}))
+    return found
+
+
+def setting(found: list[tuple[str, dict[str, object]]], *keys: str) -> tuple[str, object] | None:
+    """The file that decides the setting at ``keys`` (``"hooksConfig", "enabled"``) and its value:
+    the highest layer that sets it; ``None`` when none does."""
+    decided: tuple[str, object] | None = None
+    for path, data in found:
+        value: object = data
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None:
+            decided = (path, value)
+    return decided
+
+
+def read_jsonc(path: str) -> object:
+    """A JSON-with-comments file's value; ``None`` when it is absent, unreadable or not JSON."""
+    text = read_text(path, _MAX_BYTES, whole=True).text
+    if text is None:
+        return None
+    try:
+        return json.loads(without_comments(text.removeprefix("\ufeff")))
+    except (ValueError, RecursionError):
+        return None
