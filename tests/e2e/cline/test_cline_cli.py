@@ -79,6 +79,22 @@ def _tool_results(body: dict[str, Any]) -> dict[str, str]:
     return {m["tool_call_id"]: str(m.get("content")) for m in messages if m.get("role") == "tool"}
 
 
+def _task(cline: Path, root: Path, env: dict[str, str], calls: list[dict[str, Any]],
+          prompt: str) -> tuple[MockChat, subprocess.CompletedProcess[str]]:
+    """``cline auth`` against a mock that answers with ``calls`` (one per reply) and then text, and one
+    ``cline --json`` task; the mock and the finished task (which must have succeeded)."""
+    with MockChat([*(reply(call) for call in calls), reply(text("Done."))]) as mock:
+        auth = subprocess.run(
+            [str(cline), "auth", "-p", "openai-compatible", "-k", "test", "-m", MODEL, "-b", mock.url],
+            cwd=root, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False,
+        )
+        assert auth.returncode == 0, auth.stderr
+        run = subprocess.run([str(cline), "--json", prompt], cwd=root, env=env,
+                             capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return mock, run
+
+
 def test_cline_gets_each_notice_once_next_to_its_call_and_the_refusal(tmp_path: Path) -> None:
     cline = agent_cli("cline")
     root, home, state = _project(tmp_path / "project"), tmp_path / "home", tmp_path / "state"
@@ -97,15 +113,7 @@ def test_cline_gets_each_notice_once_next_to_its_call_and_the_refusal(tmp_path: 
         tool("read_files", files=[{"path": "pkg/sub/b.py"}]),
         tool("editor", path="src/c.ts", new_text="export const c = eval(input);\n"),
     ]
-    with MockChat([*(reply(call) for call in calls), reply(text("Done."))]) as mock:
-        auth = subprocess.run(
-            [str(cline), "auth", "-p", "openai-compatible", "-k", "test", "-m", MODEL, "-b", mock.url],
-            cwd=root, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False,
-        )
-        assert auth.returncode == 0, auth.stderr
-        run = subprocess.run([str(cline), "--json", "read the files and write c.ts"], cwd=root, env=env,
-                             capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
-    assert run.returncode == 0, run.stderr[-3000:]
+    mock, run = _task(cline, root, env, calls, "read the files and write c.ts")
     assert len(mock.loop_requests) == len(calls) + 1, run.stdout[-3000:]
     ids = [call["id"] for call in calls]
     last = mock.loop_requests[-1]
@@ -147,15 +155,7 @@ def test_a_user_install_follows_cline_dir(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (cline_dir / "hooks/PostToolUse").is_file() and not (home / ".cline").exists()
     call = tool("read_files", files=[{"path": "src/a.ts"}])
-    with MockChat([reply(call), reply(text("Done."))]) as mock:
-        auth = subprocess.run(
-            [str(cline), "auth", "-p", "openai-compatible", "-k", "test", "-m", MODEL, "-b", mock.url],
-            cwd=root, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False,
-        )
-        assert auth.returncode == 0, auth.stderr
-        run = subprocess.run([str(cline), "--json", "read src/a.ts"], cwd=root, env=env,
-                             capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
-    assert run.returncode == 0, run.stderr[-3000:]
+    mock, _ = _task(cline, root, env, [call], "read src/a.ts")
     last = mock.loop_requests[-1]
     by_call = {call_id: body for source, call_id, body in _contexts(last) if source == "PostToolUse"}
     assert "TS-RULE" in by_call[call["id"]]
