@@ -1,5 +1,5 @@
 """What agents' own settings say of their instruction files: the names Codex, Gemini CLI and Qwen Code
-add, and for Codex's hooks the byte budget and the trust it reads them under.
+add, and for Codex's hooks the byte budget, the trust it reads them under and whether it runs them.
 
 * Codex: ``project_doc_fallback_filenames``, names tried in a directory when it
   has neither ``AGENTS.override.md`` nor ``AGENTS.md``, from Codex's config layers
@@ -132,6 +132,28 @@ def codex_distrusts(config: RuleweaveConfig) -> bool:
     data = _toml(ctx, config.codex_dir / "config.toml", "user", warn=False)
     levels = _trust_levels(data.get("projects") if data is not None else None)
     return _decision(levels, config.cwd, config.root) == "untrusted"
+
+
+def codex_hooks_off(config: RuleweaveConfig) -> str | None:
+    """Why Codex runs no hook here, or ``None``: ``features.codex_hooks = false`` in the config layer
+    that decides it (the user's, then each trusted ``.codex/config.toml`` from the root to the cwd; a
+    real run with it in either ran no hook, 0.171.0). Managed configuration is not read.
+
+    Args:
+        config: The configuration (project root, cwd and ``CODEX_HOME``).
+
+    Returns:
+        The setting and the file that sets it, as a phrase.
+    """
+    decided: tuple[Path, bool] | None = None
+    for path, data in _codex_tables(DiscoveryContext(config), honoured=True):
+        features = data.get("features")
+        value = features.get("codex_hooks") if isinstance(features, dict) else None
+        if isinstance(value, bool):
+            decided = (path, value)
+    if decided is None or decided[1]:
+        return None
+    return f"features.codex_hooks is false in {decided[0]}"
 
 
 def _codex_tables(ctx: DiscoveryContext, *, honoured: bool) -> Iterator[tuple[Path, dict[str, Any]]]:

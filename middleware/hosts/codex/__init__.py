@@ -130,6 +130,17 @@ def distrusted(config: RuleweaveConfig) -> bool:
     return codex_distrusts(config)
 
 
+def hooks_off(config: RuleweaveConfig) -> str | None:
+    """Why Codex's own config runs no hook here (``agent_settings.codex_hooks_off``).
+
+    Args:
+        config: The configuration (project root, cwd and ``CODEX_HOME``).
+    """
+    from ruleweave.instructions.agent_settings import codex_hooks_off
+
+    return codex_hooks_off(config)
+
+
 def read_event(payload: Mapping[str, Any]) -> HookEvent:
     """A Codex hook input as a ``HookEvent`` (a key of the wrong type reads as absent).
 
@@ -172,6 +183,7 @@ HOST = Host(
     native_walk_only=True,  # root→cwd only: a nested AGENTS.md below the cwd is never loaded (FACTS, run 2)
     native_walk_budget=native_walk_budget,
     distrusted=distrusted,
+    hooks_off=hooks_off,
     native_user=lambda config: (config.codex_dir / "AGENTS.override.md", config.codex_dir / "AGENTS.md"),
     context_limit=CONTEXT_LIMIT,
     context_unit="utf8",

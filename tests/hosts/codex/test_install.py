@@ -78,3 +78,25 @@ def test_a_file_codex_would_not_read_is_refused(repo: Path, text: str, message: 
     """A file of the wrong shape raises SettingsError (a RuleweaveError) and is left alone."""
     with pytest.raises(SettingsError, match=message):
         install.change(repo / ".codex/hooks.json", text, command=install.COMMAND, uninstall=False)
+
+
+def test_hooks_off_reads_the_codex_hooks_feature_from_the_deciding_layer(repo: Path, tmp_path: Path) -> None:
+    """``features.codex_hooks = false`` turns Codex's hooks off (0.171.0: a real run with it in the user's
+    config or a trusted project's ``.codex/config.toml`` ran none, ``tests/e2e/codex/test_codex_settings.py``
+    pins one); the nearest layer Codex honours decides, and an untrusted project's layer counts for
+    nothing."""
+    from ruleweave.hosts.codex import HOST
+
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    config = RuleweaveConfig(cwd=repo, codex_home=codex_home)
+    assert HOST.hooks_off is not None and HOST.hooks_off(config) is None
+    (codex_home / "config.toml").write_text("[features]\ncodex_hooks = false\n")
+    assert HOST.hooks_off(config) == f"features.codex_hooks is false in {codex_home / 'config.toml'}"
+    (repo / ".codex").mkdir()
+    (repo / ".codex/config.toml").write_text("features.codex_hooks = true\n")
+    assert HOST.hooks_off(config) is not None  # the project is not trusted: its layer is not read
+    (codex_home / "config.toml").write_text(
+        f'[features]\ncodex_hooks = false\n[projects."{repo}"]\ntrust_level = "trusted"\n'
+    )
+    assert HOST.hooks_off(config) is None
