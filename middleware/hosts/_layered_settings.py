@@ -26,8 +26,11 @@ if TYPE_CHECKING:
 
 _MAX_BYTES = 1 << 20
 
+Layers = list[tuple[str, dict[str, object]]]
+"""Each settings file and its object (``{}`` when unusable), lowest precedence first."""
 
-class Agent:
+
+class SystemPaths:
     """Where one agent keeps its system settings.
 
     Args:
@@ -55,22 +58,22 @@ class Agent:
                                                                "system-defaults.json")
 
 
-GEMINI = Agent("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", (
+GEMINI = SystemPaths("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", (
     "/Library/Application Support/GeminiCli/settings.json", "C:\\ProgramData\\gemini-cli\\settings.json",
     "/etc/gemini-cli/settings.json",
 ))
 """Gemini CLI 0.61.0 (``packages/cli/src/config/settings.ts``)."""
 
-QWEN = Agent("QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH", (
+QWEN = SystemPaths("QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH", (
     "/Library/Application Support/QwenCode/settings.json", "C:\\ProgramData\\qwen-code\\settings.json",
     "/etc/qwen-code/settings.json",
 ))
 """Qwen Code 0.24.4 (``getSystemSettingsPath``, ``getSystemDefaultsPath``)."""
 
 
-def layers(agent: Agent, user: str, workspace: str | None, env: Mapping[str, str] = os.environ) -> list[
-    tuple[str, dict[str, object]]
-]:
+def layers(
+    agent: SystemPaths, user: str, workspace: str | None, env: Mapping[str, str] = os.environ
+) -> Layers:
     """Each settings file and its object, lowest precedence first (``workspace`` ``None``: left out).
 
     Args:
@@ -80,14 +83,14 @@ def layers(agent: Agent, user: str, workspace: str | None, env: Mapping[str, str
         env: The agent's environment.
     """
     paths = [agent.defaults(env), user, *([workspace] if workspace is not None else []), agent.system(env)]
-    found: list[tuple[str, dict[str, object]]] = []
+    found: Layers = []
     for path in paths:
         data = read_jsonc(path)
         found.append((path, data if isinstance(data, dict) else {}))
     return found
 
 
-def setting(found: list[tuple[str, dict[str, object]]], *keys: str) -> tuple[str, object] | None:
+def setting(found: Layers, *keys: str) -> tuple[str, object] | None:
     """The file that decides the setting at ``keys`` (``"hooksConfig", "enabled"``) and its value:
     the highest layer that sets it; ``None`` when none does."""
     decided: tuple[str, object] | None = None
