@@ -8,7 +8,8 @@ Where each lives: the agent's ``getSystemSettingsPath`` (an environment variable
 else a fixed path per platform) and ``getSystemDefaultsPath`` (its own variable,
 else ``system-defaults.json`` beside the system settings). Files are JSON with
 comments, each read bounded; one that is absent, unreadable or not JSON counts
-as empty. Standard library only; read by ``ruleweave install`` and the cold path.
+as empty, and so does a workspace file that links out of the project. Standard
+library only; read by ``ruleweave install`` and the hook's cold path.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import json
 import os
 import sys
 
+from ruleweave._files.paths import real_inside, real_path
 from ruleweave._files.reading import read_text
 from ruleweave._text.jsonc import without_comments
 
@@ -72,22 +74,31 @@ QWEN = SystemPaths("QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_
 
 
 def layers(
-    agent: SystemPaths, user: str, workspace: str | None, env: Mapping[str, str] = os.environ
+    agent: SystemPaths, user: str, workspace: str | None = None, root: str | None = None,
+    env: Mapping[str, str] = os.environ,
 ) -> Layers:
     """Each settings file and its object, lowest precedence first (``workspace`` ``None``: left out).
 
     Args:
         agent: ``GEMINI`` or ``QWEN``.
         user: The user's ``settings.json``.
-        workspace: The workspace's ``settings.json``, or ``None``.
+        workspace: The workspace's ``settings.json`` (the repository's own), or ``None``.
+        root: The project root: a workspace file whose real path leaves it (a link out of the
+            project) is not read, and counts as empty.
         env: The agent's environment.
     """
-    paths = [agent.defaults(env), user, *([workspace] if workspace is not None else []), agent.system(env)]
-    found: Layers = []
-    for path in paths:
-        data = read_jsonc(path)
-        found.append((path, data if isinstance(data, dict) else {}))
+    found: Layers = [(agent.defaults(env), _object(agent.defaults(env))), (user, _object(user))]
+    if workspace is not None:
+        base = real_path(root) if root is not None else None
+        inside = base is not None and real_inside(workspace, base) is not None
+        found.append((workspace, _object(workspace) if inside else {}))
+    found.append((agent.system(env), _object(agent.system(env))))
     return found
+
+
+def _object(path: str) -> dict[str, object]:
+    data = read_jsonc(path)
+    return data if isinstance(data, dict) else {}
 
 
 def setting(found: Layers, *keys: str) -> tuple[str, object] | None:
@@ -101,6 +112,28 @@ def setting(found: Layers, *keys: str) -> tuple[str, object] | None:
         if value is not None:
             decided = (path, value)
     return decided
+
+
+def context_file_names(
+    agent: SystemPaths, user: str, workspace: str, root: str, env: Mapping[str, str] = os.environ
+) -> tuple[str, ...]:
+    """``context.fileName`` as the agent reads it: the deciding layer's string or list of strings (the
+    schema merges it by replacing), each trimmed, backslashes as ``/``, in order; ``()`` when no layer
+    sets a non-empty name. None is dropped for its shape: a name the agent loads is left out by its hooks
+    whatever ruleweave would make of it.
+
+    Args:
+        agent: ``GEMINI`` or ``QWEN``.
+        user: The user's ``settings.json``.
+        workspace: The project's ``settings.json``.
+        root: The project root (a workspace file linking out of it is not read).
+        env: The agent's environment.
+    """
+    decided = setting(layers(agent, user, workspace, root, env), "context", "fileName")
+    value = decided[1] if decided is not None else None
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    names = (item.strip().replace("\\", "/") for item in items if isinstance(item, str))
+    return tuple(dict.fromkeys(name for name in names if name))
 
 
 def read_jsonc(path: str) -> object:

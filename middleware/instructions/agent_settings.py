@@ -216,30 +216,6 @@ def _decision(levels: dict[str, object], directory: Path, root: Path) -> object:
     return None
 
 
-def context_file_setting(config: RuleweaveConfig, folder: str) -> tuple[str, ...]:
-    """The names Gemini CLI's or Qwen Code's ``context.fileName`` gives, as that agent reads them.
-
-    Unlike the names ruleweave reads (``read_agent_names``), none is dropped for its
-    shape: a name the agent loads is left out by its hooks whatever ruleweave would
-    make of it. Problems are not reported here (``read_agent_names`` reports them).
-
-    Args:
-        config: The configuration (project root and the user's home).
-        folder: ``.gemini`` or ``.qwen``.
-
-    Returns:
-        Each string of the setting, trimmed, backslashes as ``/``, in order; ``()`` when no settings
-        file sets it, or sets no non-empty string.
-    """
-    found = _context_setting(DiscoveryContext(config), folder)
-    if found is None:
-        return ()
-    value = found[1]
-    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-    names = (item.strip().replace("\\", "/") for item in items if isinstance(item, str))
-    return tuple(dict.fromkeys(name for name in names if name))
-
-
 def _context_file_names(ctx: DiscoveryContext, folder: str) -> tuple[str, ...]:
     """``context.fileName`` of ``<project>/<folder>/settings.json``, else of the user's."""
     found = _context_setting(ctx, folder)

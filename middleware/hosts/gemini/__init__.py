@@ -117,7 +117,8 @@ cwd up to the git root at start, and just in time on the walk up from every path
 
 def native_names(config: RuleweaveConfig) -> frozenset[str]:
     """The instruction file names Gemini CLI loads itself in this project: ``GEMINI.md`` and each name of
-    its ``context.fileName`` setting (project settings, else the user's).
+    its ``context.fileName`` setting (from the layer that decides it: system defaults, the user's, the
+    project's, the system settings; ``_layered_settings``).
 
     The setting adds to ``GEMINI.md`` rather than replacing it: 0.61.0's ``setGeminiMdFilename``
     (``packages/core/src/tools/memoryTool.ts``) puts the current names (``GEMINI.md`` at start) after the
@@ -129,9 +130,11 @@ def native_names(config: RuleweaveConfig) -> frozenset[str]:
     Returns:
         The names, which the hook leaves out wherever they are.
     """
-    from ruleweave.instructions.agent_settings import context_file_setting
+    from ruleweave.hosts._layered_settings import GEMINI, context_file_names
 
-    return NATIVE_FILES | frozenset(context_file_setting(config, ".gemini"))
+    named = context_file_names(GEMINI, str(config.gemini_dir / "settings.json"),
+                               str(config.root / ".gemini" / "settings.json"), str(config.root))
+    return NATIVE_FILES | frozenset(named)
 
 
 def native_user(config: RuleweaveConfig) -> tuple[Path, ...]:

@@ -96,7 +96,7 @@ def hooks_off(config: RuleweaveConfig) -> str | None:
     from ruleweave.hosts._layered_settings import GEMINI, layers, setting
 
     user, workspace = config.gemini_dir / "settings.json", config.cwd / ".gemini" / "settings.json"
-    found = layers(GEMINI, str(user), str(workspace))
+    found = layers(GEMINI, str(user), str(workspace), root=str(config.root))
     enabled = setting(found, "hooksConfig", "enabled")
     if enabled is not None and enabled[1] is False:
         return f"hooksConfig.enabled is false in {enabled[0]}"

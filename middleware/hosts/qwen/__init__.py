@@ -84,7 +84,8 @@ LOCAL_FILE = ".qwen/QWEN.local.md"
 
 def native_names(config: RuleweaveConfig) -> frozenset[str]:
     """The instruction file names Qwen Code loads itself in this project: its ``context.fileName``
-    setting (project settings, else the user's) when it names any, else ``QWEN.md`` and ``AGENTS.md``.
+    setting (from the layer that decides it: system defaults, the user's, the project's, the system
+    settings; ``_layered_settings``) when it names any, else ``QWEN.md`` and ``AGENTS.md``.
 
     The setting replaces the default (0.24.4's ``setMemoryFilename``,
     ``packages/core/src/utils/memory-constants.ts``; an empty list keeps it). ``.qwen/QWEN.local.md``
@@ -96,9 +97,11 @@ def native_names(config: RuleweaveConfig) -> frozenset[str]:
     Returns:
         The names, which the hook leaves out of the walk from the root to the cwd.
     """
-    from ruleweave.instructions.agent_settings import context_file_setting
+    from ruleweave.hosts._layered_settings import QWEN, context_file_names
 
-    return (frozenset(context_file_setting(config, ".qwen")) or NATIVE_FILES) | {LOCAL_FILE}
+    named = context_file_names(QWEN, str(config.qwen_dir / "settings.json"),
+                               str(config.root / ".qwen" / "settings.json"), str(config.root))
+    return (frozenset(named) or NATIVE_FILES) | {LOCAL_FILE}
 
 
 def native_user(config: RuleweaveConfig) -> tuple[Path, ...]:

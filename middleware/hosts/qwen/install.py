@@ -77,6 +77,6 @@ def hooks_off(config: RuleweaveConfig) -> str | None:
     from ruleweave.hosts._layered_settings import QWEN, layers, setting
 
     user, workspace = config.qwen_dir / "settings.json", config.cwd / ".qwen" / "settings.json"
-    found = layers(QWEN, str(user), str(workspace))
+    found = layers(QWEN, str(user), str(workspace), root=str(config.root))
     decided = setting(found, "disableAllHooks")
     return f"disableAllHooks in {decided[0]}" if decided is not None and decided[1] is True else None

@@ -1,4 +1,4 @@
-"""End to end: Qwen Code's own settings turning its hooks off, and ``ruleweave install`` saying so.
+"""End to end: what Qwen Code's own settings change for its hooks, with the real CLI.
 
 ``disableAllHooks: true`` in the project's ``.qwen/settings.json`` (Qwen 0.24.4: ``Config.disableAllHooks``
 stops every hook): the install still goes through but warns, and a real run gets Qwen's own ``QWEN.md``
@@ -44,3 +44,32 @@ def test_disable_all_hooks_runs_no_hook_and_the_install_says_so(tmp_path: Path) 
     assert seen.count("ROOT-QWEN") == 1  # Qwen's own file, loaded as ever
     assert "ALWAYS-RULE" not in seen and "TS-RULE" not in seen
     assert not (state / "snapshots").exists()  # no hook of ruleweave's ran
+
+
+def test_a_system_settings_context_file_name_is_qwens_and_the_defaults_come_from_the_hooks(
+    tmp_path: Path,
+) -> None:
+    """The system settings (``$QWEN_CODE_SYSTEM_SETTINGS_PATH``, the highest layer) set ``context.fileName``
+    to ``TEAM.md``: Qwen loads that instead of ``QWEN.md`` and ``AGENTS.md``, so the hooks deliver those
+    two (before, they read only the project's and the user's settings, left both out as Qwen's own, and
+    they reached nobody). Each arrives once."""
+    qwen = agent_cli("qwen")
+    root = _project(tmp_path / "project")
+    (root / "TEAM.md").write_text("TEAM-MD: named by the system settings.\n", encoding="utf-8")
+    home, state, system = tmp_path / "home", tmp_path / "state", tmp_path / "etc" / "settings.json"
+    home.mkdir()
+    system.parent.mkdir()
+    system.write_text(json.dumps({"context": {"fileName": ["TEAM.md"]}}), encoding="utf-8")
+    env = {**_env(home, state), "QWEN_CODE_SYSTEM_SETTINGS_PATH": str(system)}
+    installed = subprocess.run([str(RULEWEAVE), "install", "qwen"], cwd=root, env=env,
+                               capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
+    assert installed.returncode == 0, installed.stderr
+    with MockChat([reply(text("Done."))], side=reply(text("ok"))) as mock:
+        run_env = {**_env(home, state, mock.url), "QWEN_CODE_SYSTEM_SETTINGS_PATH": str(system)}
+        run = subprocess.run([str(qwen), "--auth-type", "openai", "--yolo", "Say done."], cwd=root,
+                             env=run_env, capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    seen = json.dumps(mock.loop_requests[0])
+    assert {marker: seen.count(marker) for marker in ("TEAM-MD", "ROOT-AGENTS", "ROOT-QWEN")} == {
+        "TEAM-MD": 1, "ROOT-AGENTS": 1, "ROOT-QWEN": 1,
+    }

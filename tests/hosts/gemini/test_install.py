@@ -87,3 +87,22 @@ def test_hooks_off_reads_hooks_config_as_gemini_merges_it(
     assert hooks_off(config) is None
     system.write_text('{"hooksConfig": {"disabled": ["ruleweave"]}}')
     assert hooks_off(config) == f"hooksConfig.disabled names 'ruleweave' in {system}"
+
+
+def test_a_workspace_settings_file_linking_out_of_the_project_is_not_read(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """The repository's ``.gemini/settings.json`` is the repository's voice: one that links outside the
+    project (here to a file that would switch the hooks off) is not read, and counts as empty."""
+    from ruleweave.hosts.gemini.install import hooks_off
+
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / ".gemini").mkdir()
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"hooksConfig": {"enabled": false}}')
+    (project / ".gemini" / "settings.json").symlink_to(outside)
+    assert hooks_off(RuleweaveConfig(cwd=project)) is None
+    (project / ".gemini" / "settings.json").unlink()
+    (project / ".gemini" / "settings.json").write_text(outside.read_text())
+    assert hooks_off(RuleweaveConfig(cwd=project)) is not None
