@@ -65,9 +65,11 @@ MISS = object()
 ENVIRONMENT = (
     "HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "QWEN_HOME", "GEMINI_CLI_HOME", "CLINE_DIR", "RULEWEAVE_HOME",
     "XDG_CONFIG_HOME",
-    # Qwen Code's folder trust (``ruleweave.hosts.qwen.trust.ENVIRONMENT``, not imported on this path).
+    # Qwen Code's folder trust and both agents' system settings (``hosts.qwen.trust.ENVIRONMENT``,
+    # ``hosts._layered_settings``; not imported on this path).
     "QWEN_CODE_TRUSTED_FOLDERS_PATH", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH",
     "QWEN_CODE_IDE_SERVER_PORT", "QWEN_CODE_IDE_WORKSPACE_PATH",
+    "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
 )
 """The variables ``RuleweaveConfig`` reads (user tiers, git's global excludes) and those a host's trust
 decision reads: another value is another rule set, or another answer to whether there is one."""

@@ -141,8 +141,12 @@ def test_distrust_needs_folder_trust_on_and_no_trusting_rule(
 
 
 def test_every_variable_of_the_decision_keys_the_snapshot() -> None:
-    """The hook's snapshot is keyed by the environment that shapes its answer."""
-    assert set(ENVIRONMENT) <= set(snapshot.ENVIRONMENT)
+    """The hook's snapshot is keyed by the environment that shapes its answer: Qwen's trust, and where
+    Qwen and Gemini keep their system settings (``context.fileName`` comes from them too)."""
+    from ruleweave.hosts._layered_settings import GEMINI, QWEN
+
+    system = {name for paths in (GEMINI, QWEN) for name in (paths.system_variable, paths.defaults_variable)}
+    assert set(ENVIRONMENT) | system <= set(snapshot.ENVIRONMENT)
 
 
 def _backdate(*paths: Path) -> None:
