@@ -87,13 +87,13 @@ def layers(
             project) is not read, and counts as empty.
         env: The agent's environment.
     """
-    found: Layers = [(agent.defaults(env), _object(agent.defaults(env))), (user, _object(user))]
+    paths = [agent.defaults(env), user]
     if workspace is not None:
         base = real_path(root) if root is not None else None
-        inside = base is not None and real_inside(workspace, base) is not None
-        found.append((workspace, _object(workspace) if inside else {}))
-    found.append((agent.system(env), _object(agent.system(env))))
-    return found
+        if base is not None and real_inside(workspace, base) is not None:
+            paths.append(workspace)
+    paths.append(agent.system(env))
+    return [(path, _object(path)) for path in paths]
 
 
 def _object(path: str) -> dict[str, object]:

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import os
 
-from ruleweave.hosts._layered_settings import QWEN, read_jsonc
+from ruleweave._files.paths import is_within
+from ruleweave.hosts._layered_settings import QWEN, layers, read_jsonc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,8 +74,9 @@ def distrusts(config: RuleweaveConfig, env: Mapping[str, str] = os.environ) -> b
 def folder_trust_enabled(config: RuleweaveConfig, env: Mapping[str, str] = os.environ) -> bool:
     """``security.folderTrust.enabled`` from the system settings, else the user's, else the system
     defaults (``false`` when none sets it; a v1 file's top-level ``folderTrust`` counts)."""
-    for path in (QWEN.system(env), os.path.join(config.qwen_dir, "settings.json"), QWEN.defaults(env)):
-        value = _enabled(read_jsonc(path))
+    # The workspace's own settings cannot switch it: its layer is left out.
+    for _, data in reversed(layers(QWEN, os.path.join(config.qwen_dir, "settings.json"), env=env)):
+        value = _enabled(data)
         if value is not None:
             return value
     return False
@@ -105,19 +107,15 @@ def trust_decision(rules: list[tuple[str, str]], location: str) -> bool | None:
     for path, level in rules:
         if level == "TRUST_PARENT":
             path = os.path.dirname(path.rstrip("/\\") or "/")  # node's dirname ignores a trailing slash
-        found = max(
-            (_depth(base) for base in _variants(path, location) for place in places if _within(place, base)),
-            default=-1,
-        )
+        holding = [base for base in _variants(path, location) if any(is_within(p, base) for p in places)]
+        found = max((_depth(base) for base in holding), default=-1)
         trusted = _LEVELS[level]
         if found > depth or (found == depth >= 0 and not trusted and best is not False):
             best, depth = trusted, found
     return best
 
 
-def _enabled(settings: object) -> bool | None:
-    if not isinstance(settings, dict):
-        return None
+def _enabled(settings: dict[str, object]) -> bool | None:
     security = settings.get("security")
     if isinstance(security, dict) and isinstance(security.get("folderTrust"), dict):
         value = security["folderTrust"].get("enabled")
@@ -137,7 +135,3 @@ def _variants(path: str, cwd: str) -> set[str]:
 
 def _depth(path: str) -> int:
     return len([part for part in path.split(os.sep) if part])
-
-
-def _within(path: str, base: str) -> bool:
-    return path == base or path.startswith(base.rstrip(os.sep) + os.sep)
