@@ -28,6 +28,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from ruleweave._text.lazy_regex import LazyRegex
+
 # Which plain scalars the YAML loader could resolve to something other than a string: its
 # implicit resolvers (numbers, dates, ``null``, ``<<``, ``=``, and with YAML 1.2 booleans only
 # ``true``/``false``) all start with one of these. A test pins this against PyYAML's own table, so
@@ -36,27 +38,27 @@ _RESOLVABLE_START = frozenset("+-.0123456789<=~")
 _BOOLEANS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _NULLS = frozenset({"null", "Null", "NULL", "~"})
 # A flat line: an ASCII key, a colon, and nothing or blanks and a value.
-_SIMPLE_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
+_SIMPLE_LINE = LazyRegex(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
 # Characters a plain scalar may not start with (YAML indicators), or any blank.
 _PLAIN_START = frozenset("-?:,[]{}#&*!|>'\"%@` \t")
-_SINGLE_QUOTED = re.compile(r"'((?:[^']|'')*)' *")
-_DOUBLE_QUOTED = re.compile(r'"([^"\\]*)" *')
+_SINGLE_QUOTED = LazyRegex(r"'((?:[^']|'')*)' *")
+_DOUBLE_QUOTED = LazyRegex(r'"([^"\\]*)" *')
 _QUOTED_ITEM = r"""(?:'(?:[^']|'')*'|"[^"\\]*")"""
-_FLOW_LIST = re.compile(rf"\[ *(?:{_QUOTED_ITEM}(?: *, *{_QUOTED_ITEM})* *,? *)?\] *")
-_FLOW_ITEM = re.compile(_QUOTED_ITEM)
+_FLOW_LIST = LazyRegex(rf"\[ *(?:{_QUOTED_ITEM}(?: *, *{_QUOTED_ITEM})* *,? *)?\] *")
+_FLOW_ITEM = LazyRegex(_QUOTED_ITEM)
 # What PyYAML's reader refuses outright (in ASCII text: the C0 controls but tab and newlines, DEL).
-_NON_PRINTABLE_ASCII = re.compile("[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]")
+_NON_PRINTABLE_ASCII = LazyRegex("[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]")
 _NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]"
 """Compiled on first use (``re``'s cache keeps it): compiling it costs ~5 ms, and most blocks are ASCII."""
 _UNRESOLVED = object()
 # Tabs, and what PyYAML reads as line breaks: a one-line value holding one is left to YAML.
-_AWKWARD = re.compile("[\t\n\r\x85\u2028\u2029]")
+_AWKWARD = LazyRegex("[\t\n\r\x85\u2028\u2029]")
 
-_KEY_LINE = re.compile(r"^([\w-]+):\s*(.*)$")
-_CRLF = re.compile(r"\r+\n")  # ``\r\r\n`` (a CRLF file saved through CRLF conversion again) is one break
-_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+_KEY_LINE = LazyRegex(r"^([\w-]+):\s*(.*)$")
+_CRLF = LazyRegex(r"\r+\n")  # ``\r\r\n`` (a CRLF file saved through CRLF conversion again) is one break
+_CAMEL = LazyRegex(r"(?<=[a-z0-9])([A-Z])")
 # A plain scalar value holding ": " breaks YAML; quoting it is the cheap repair.
-_PLAIN_WITH_COLON = re.compile(r"^([\w-]+):[ \t]+([^'\"\[{|>&*!#\s][^\n]*:\s[^\n]*)$")
+_PLAIN_WITH_COLON = LazyRegex(r"^([\w-]+):[ \t]+([^'\"\[{|>&*!#\s][^\n]*:\s[^\n]*)$")
 
 
 class Frontmatter(NamedTuple):

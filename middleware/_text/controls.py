@@ -20,15 +20,14 @@ be encoded for a prompt or a terminal at all.
 
 from __future__ import annotations
 
-import re
-
 from ruleweave._kernel.surrogates import escape_surrogates
+from ruleweave._text.lazy_regex import LazyRegex
 
 _KEEP_IN_TEXT = frozenset("\n\t")
 
 # Every code point of categories Cc, Cf, Zl and Zp (Unicode 15), written out so that
 # no import scans the whole code space; a test checks it against ``unicodedata``.
-_HIDDEN = re.compile(
+_HIDDEN = LazyRegex(
     r"[\x00-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e"
     r"\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd"
     r"\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"

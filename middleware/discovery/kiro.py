@@ -26,7 +26,6 @@ Follows: Kiro's steering docs, https://kiro.dev/docs/steering/.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from ruleweave import frontmatter as fm
 from ruleweave._files.paths import is_within, normalise
 from ruleweave._files.reading import truncate_text
 from ruleweave._files.secrets import ImportGuard
+from ruleweave._text.lazy_regex import LazyRegex
 from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, standard_fields
@@ -42,8 +42,8 @@ from ruleweave.rules import Level, Rule
 ID, PRIORITY = "kiro", 30
 MAX_REFERENCES = 16
 """File references expanded in one steering file; more stay as written (with a warning)."""
-_REFERENCE = re.compile(r"#\[\[file:([^\]\n]+)\]\]")
-_BACKTICKS = re.compile(r"`{3,}")
+_REFERENCE = LazyRegex(r"#\[\[file:([^\]\n]+)\]\]")
+_BACKTICKS = LazyRegex(r"`{3,}")
 
 
 GLOBAL_FILE_MATCH = (

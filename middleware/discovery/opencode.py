@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 from ruleweave._files.paths import is_within, normalise
 from ruleweave._files.tree import ProjectTree
 from ruleweave._text.jsonc import without_comments
+from ruleweave._text.lazy_regex import LazyRegex
 from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.placement import base_of
 from ruleweave.discovery.provider import Provider
@@ -53,8 +53,8 @@ OTHER_RULE_FOLDERS = frozenset(
     }
 )
 """Directory names whose files other providers read with their own agent's semantics."""
-_MAGIC = re.compile(r"[*?\[{]")
-_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_MAGIC = LazyRegex(r"[*?\[{]")
+_URL = LazyRegex(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _MAX_DEPTH = 12
 _MAX_DIRS = 10_000
 

@@ -25,9 +25,9 @@ Follows: Qwen Code 0.24.4's ``packages/core/src/config/rulesDiscovery.ts``
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ruleweave._text.lazy_regex import LazyRegex
 from ruleweave.discovery.context import DiscoveryContext, under
 from ruleweave.discovery.provider import Provider
 from ruleweave.discovery.rule_file import load_dir, standard_fields
@@ -35,7 +35,7 @@ from ruleweave.rules import Rule
 
 ID, PRIORITY = "qwen", 30
 
-_COMMENT = re.compile(r"<!--[\s\S]*?-->")
+_COMMENT = LazyRegex(r"<!--[\s\S]*?-->")
 
 
 def strip_html_comments(text: str) -> str:

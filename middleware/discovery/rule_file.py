@@ -11,13 +11,13 @@ unquoted Cursor globs everybody writes).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ruleweave import frontmatter as fm
 from ruleweave._files.reading import truncate_text
+from ruleweave._text.lazy_regex import LazyRegex
 from ruleweave.discovery.context import DiscoveryContext
 from ruleweave.discovery.placement import placed_name, written
 from ruleweave.rules import DiscoveryWarning, Level, Rule, SourceMeta
@@ -50,7 +50,7 @@ def note(ctx: DiscoveryContext, path: Path | str, message: str) -> None:
     )
 
 _MODES = ("never", "prose-only", "tool-only", "always")
-_REPEAT = re.compile(r"^(once|after-gap\s+\d+)$")
+_REPEAT = LazyRegex(r"^(once|after-gap\s+\d+)$")
 
 
 def standard_fields(data: dict[str, Any]) -> dict[str, Any]:

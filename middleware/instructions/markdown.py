@@ -15,14 +15,15 @@ import re
 from bisect import bisect_right
 
 from ruleweave._text.controls import strip_controls
+from ruleweave._text.lazy_regex import LazyRegex
 
-_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
-_FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$")
-_TICKS = re.compile(r"`+")
-_IMPORT = re.compile(r"(?<!\S)@([\w.~/+\-@%]+)")
-_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
-_LIST_ITEM = re.compile(r"^( {0,3})([-+*]|\d{1,9}[.)])([ \t]*)(?=\S|$)")
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_FENCE_OPEN = LazyRegex(r"^[ \t]*(`{3,}|~{3,})(.*)$")
+_FENCE_CLOSE = LazyRegex(r"^[ \t]*(`{3,}|~{3,})[ \t]*$")
+_TICKS = LazyRegex(r"`+")
+_IMPORT = LazyRegex(r"(?<!\S)@([\w.~/+\-@%]+)")
+_EXTENSION = LazyRegex(r"\.[A-Za-z0-9]{1,8}$")
+_LIST_ITEM = LazyRegex(r"^( {0,3})([-+*]|\d{1,9}[.)])([ \t]*)(?=\S|$)")
+_HEADING = LazyRegex(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 
 
 def _columns(line: str) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from ruleweave._text.lazy_regex import LazyRegex
 from ruleweave._text.oneline import one_line_escaped as one_line_escaped
 from ruleweave.rules import Rule
 
@@ -47,16 +48,16 @@ TEMPLATES: Mapping[str, str] = {
 """Default templates; override any of them by name in ``RuleweaveConfig.templates``."""
 
 BLOCK_TAGS = ("generic-rules", "domain-rules", "rules", "rule", "steering", "instructions")
-_CLOSING = re.compile(r"<(/?)\s*(" + "|".join(BLOCK_TAGS) + r")\b", re.IGNORECASE)
-_SPACE = re.compile(r"\s+")
+_CLOSING = LazyRegex(r"<(/?)\s*(" + "|".join(BLOCK_TAGS) + r")\b", re.IGNORECASE)
+_SPACE = LazyRegex(r"\s+")
 # A line that starts (after blanks and invisible format characters) like a header
 # ruleweave writes: notices, blob parts, imports, nested listings, TTSR messages.
-_HEADER_LINE = re.compile(
+_HEADER_LINE = LazyRegex(
     r"^([^\S\n]*(?:[\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff][^\S\n]*)*)"
     r"(\[(?:(?:rules?|file|import|end[^\S\n]+import|ruleweave)[^\S\n]*:|ruleweave\]))",
     re.IGNORECASE | re.MULTILINE,
 )
-_PARAGRAPH = re.compile(r"\n\s*\n")
+_PARAGRAPH = LazyRegex(r"\n\s*\n")
 
 
 def template(templates: Mapping[str, str], name: str) -> str:

@@ -1,16 +1,23 @@
 """Template overrides checked when a rule set loads: every name known, every ``str.format`` field offered.
 
-Light on purpose (``string`` only, besides the streamed-rule templates' fields): a hook's cold start
+Light on purpose (``_string`` only, besides the streamed-rule templates' fields): a hook's cold start
 checks the templates of its host without assembling a prompt.
 """
 
 from __future__ import annotations
 
-import string
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from ruleweave.errors import ConfigError
 from ruleweave.ttsr.render import TEMPLATE_FIELDS
+
+try:  # what ``string.Formatter().parse`` calls; importing ``string`` compiles ``Template``'s regex
+    from _string import formatter_parser as _parse  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - an interpreter without CPython's module layout
+    import string
+
+    def _parse(text: str) -> Iterable[tuple[str, str | None, str | None, str | None]]:
+        return string.Formatter().parse(text)
 
 _FIELDS: Mapping[str, frozenset[str]] = {
     "generic": frozenset({"rules"}),
@@ -46,7 +53,7 @@ def check_templates(templates: Mapping[str, str]) -> None:
                 f"Unknown template {name!r} in templates; known: {', '.join(sorted(known))}."
             )
         try:
-            used = {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+            used = {field for _, field, _, _ in _parse(text) if field is not None}
         except ValueError as exc:
             raise ConfigError(f"Template {name!r} is not a valid format string: {exc}.") from exc
         for field in sorted(used):

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ruleweave._kernel.paths import PATCH_KEYS
+from ruleweave._text.lazy_regex import LazyRegex
 
 DEFAULT_TOOL_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
@@ -68,8 +69,8 @@ class ToolNames:
         return self._table.get(lowered, lowered)
 
 
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.M)
-_DIFF_FILE = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(.+?)(?:\t.*)?\s*$", re.M)
+_PATCH_FILE = LazyRegex(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.M)
+_DIFF_FILE = LazyRegex(r"^(?:\+\+\+|---) (?:[ab]/)?(.+?)(?:\t.*)?\s*$", re.M)
 
 
 def patch_paths(tool: str, args: Mapping[str, Any]) -> Iterable[str]:

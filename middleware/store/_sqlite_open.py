@@ -8,9 +8,13 @@ on opening and by ``SQLiteStore`` when a call finds a damaged page.
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from pathlib import Path
+
+try:  # the C module: the ``sqlite3`` package also imports ``datetime`` (see ``ruleweave._kernel.sqlite``)
+    import _sqlite3 as sqlite3
+except ImportError:  # an interpreter without CPython's module layout
+    import sqlite3  # type: ignore[no-redef]
 
 from ruleweave._kernel.sqlite import (
     APPLICATION_ID,

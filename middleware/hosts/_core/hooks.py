@@ -48,10 +48,12 @@ line in the hook log and no answer.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ruleweave._kernel.ledger import NOTICE_PREFIX, reminder_key
+from ruleweave._text.lazy_regex import LazyRegex
 from ruleweave.hosts import (
     AFTER_TOOL,
     AGENT_START,
@@ -115,7 +117,7 @@ COMPACTED_HEADER = (
 context are escaped (``_unforged``): no rule can pass for it, nor for the line above each part of a
 split start context (``delivery.CONTINUED``)."""
 
-_FORGED = re.compile(
+_FORGED = LazyRegex(
     r"^([^\S\n]*)(" + re.escape(COMPACTED_HEADER[:40]) + "|" + re.escape(CONTINUED) + ")", re.MULTILINE
 )
 
@@ -562,7 +564,6 @@ def extractors_of(host: Host) -> Mapping[str, Any]:
     """The host's path extractors (``Host.extractors``): tool name → ``Extractor``."""
     if host.extractors is None:
         return {}
-    import importlib
-
-    found: Mapping[str, Any] = importlib.import_module(host.extractors).EXTRACTORS
+    __import__(host.extractors)  # not importlib: ~0.3 ms of a hook's cold start
+    found: Mapping[str, Any] = sys.modules[host.extractors].EXTRACTORS
     return found
