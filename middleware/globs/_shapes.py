@@ -26,10 +26,14 @@ translator (``translate``; ``_re2`` gives their RE2 form).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from ruleweave._lru import LruCache
+from ruleweave._text.lazy_regex import LazyRegex
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     FLAGS: int
     """The product's glob dialect (wcmatch flags)."""
 
@@ -62,9 +66,9 @@ KeyKind = Literal["name", "suffix", "prefix", "rest"]
 
 # Characters that end a literal run: wildcards, classes, escapes and braces
 # (braces are literal after expansion; stopping at them only shortens a key).
-_SPECIAL = re.compile(r"[*?\[\]\\{}]")
-_LEADING = re.compile(r"[^*?\[\]\\{}]*")
-_SLASHES = re.compile(r"/{2,}")
+_SPECIAL = LazyRegex(r"[*?\[\]\\{}]")
+_LEADING = LazyRegex(r"[^*?\[\]\\{}]*")
+_SLASHES = LazyRegex(r"/{2,}")
 
 
 
@@ -86,7 +90,7 @@ def is_malformed(pattern: str) -> bool:
     return depth_open
 
 
-_ONE_GROUP = re.compile(r"^([^{}\\]*)\{([^{}\\]*,[^{}\\]*)\}([^{}\\]*)$")
+_ONE_GROUP = LazyRegex(r"^([^{}\\]*)\{([^{}\\]*,[^{}\\]*)\}([^{}\\]*)$")
 
 
 def alternatives(pattern: str) -> list[str] | None:
@@ -229,7 +233,7 @@ def _generic(alternative: str, text: str) -> Shape:
 
 # The commonest shapes in one match: an optional ``**/`` or literal directory (then
 # optionally ``**/``), and a ``*suffix`` or literal name.
-_COMMON = re.compile(
+_COMMON = LazyRegex(
     r"(?:(\*\*/)|([^*?\[\]\\{}/][^*?\[\]\\{}]*/)(\*\*/)?)?(?:\*([^*?\[\]\\{}/]+)|([^*?\[\]\\{}/]+))"
 )
 
@@ -281,15 +285,40 @@ def translate(alternative: str) -> str | None:
 
 
 def translations(alternative: str) -> list[str]:
-    """wcmatch's regexes for one brace alternative, any of which matches (none when wcmatch refuses it)."""
+    """wcmatch's regexes for one brace alternative, any of which matches (none when wcmatch refuses it).
+
+    Answered from ``TRANSLATED`` when it holds the alternative; what wcmatch answers is kept there.
+    """
+    known = TRANSLATED.get(alternative)
+    if known is None and _BEFORE_WCMATCH:
+        _BEFORE_WCMATCH.pop()()
+        known = TRANSLATED.get(alternative)
+    if known is not None:
+        return list(known)
     from wcmatch import glob as wcglob
 
     flags = wcglob.GLOBSTAR | wcglob.DOTGLOB  # ``ALTERNATIVE_FLAGS``: its braces are already expanded
     try:
         include, _exclude = wcglob.translate(alternative, flags=flags)
     except Exception:
-        return []
-    return list(include)
+        include = []
+    return list(TRANSLATED.setdefault(alternative, tuple(include)))
+
+
+TRANSLATED: LruCache[str, tuple[str, ...]] = LruCache(8192)
+"""wcmatch's regexes per alternative, as ``translations`` gives them (process-wide, bounded). A hook
+process fills it from the state directory's copy before it loads rules (``hosts._core.glob_cache``):
+importing ``wcmatch.glob`` costs a cold start ~10 ms, and most cold starts follow an edit that left
+the globs as they were."""
+
+_BEFORE_WCMATCH: list[Callable[[], None]] = []
+
+
+def before_wcmatch(load: Callable[[], None]) -> None:
+    """Have ``load`` called once, at the first alternative ``TRANSLATED`` lacks (before wcmatch is
+    imported): a hook reads its saved translations then, and a rule set whose globs need none never
+    reads them."""
+    _BEFORE_WCMATCH[:] = [load]
 
 
 Place = Literal["anywhere", "root", "child", "under", "seg_child", "seg_under"]

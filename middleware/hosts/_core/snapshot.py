@@ -18,7 +18,7 @@ only looked at (whether it exists and what it is). Directories are deps of
 the rule set, or of one directory's entry (the chain from the root down and
 what nested lookups read there). Anything this module cannot answer exactly
 as the full path would — steering, streamed rules (except a PostToolUse's
-kept reminder), a gated rule, a notice the budget would cut, patch text in
+kept reminder), a gated rule, notices past the answer's limit, patch text in
 a tool's input, an unknown directory, an event log — is a ``MISS``, and the
 full path answers.
 """
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from ruleweave.hosts import HookEvent, Host
     from ruleweave.hosts._options import HookOptions
 
-FORMAT = 4
+FORMAT = 5
 """The snapshot layout; a file of another format is rebuilt."""
 
 MISS = object()
@@ -242,14 +242,14 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
     matches = _matches(paths, data, lambda directory: directory_entry(data, directory))
     if matches is None:
         return MISS
-    parts = [text for _, _, text in matches]
+    parts = [text for _, _, text, _ in matches]
     limit = agent.context_limit
     length = delivery.UNITS[agent.context_unit]
     if length(delivery.SEPARATOR.join(parts)) > limit:
         return MISS  # more than one answer holds: the full path sends what fits and queues the rest
     if event.agent_id is not None:  # a subagent's own ledger (``ledger.agent_scope``)
         scope = ledger.agent_scope(event.agent_id)
-        matches = [(ledger.scoped_key(key, scope), record, part) for key, record, part in matches]
+        matches = [(ledger.scoped_key(key, scope), record, part, cut) for key, record, part, cut in matches]
     after = event.kind == AFTER_TOOL
     take = ledger.reminder_key(call_id) if after and call_id is not None and data["flags"]["ttsr"] else None
     if matches or take is not None:
@@ -266,8 +266,8 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
         queue = delivery.queue_id(event.session_id, event.agent_id)
         answered: list[Any] = ["", False]  # the answer's text; whether a kept reminder was queued
         claimed = claim_unless_queued(
-            conn, event.session_id, queue, [k for k, _, _ in matches], call_id,
-            [r for _, r, _ in matches] if call_id is not None else [], take,
+            conn, event.session_id, queue, [k for k, _, _, _ in matches], call_id,
+            [r for _, r, _, _ in matches] if call_id is not None else [], take,
             _recorder(event, limit, length, matches, parts, queue, answered),
             ttl=DEFAULT_TTL if db[1] is None else db[1],
         )
@@ -282,7 +282,7 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
 
 
 def _recorder(
-    event: HookEvent, limit: int, length: Callable[[str], int], matches: Sequence[tuple[str, str, str]],
+    event: HookEvent, limit: int, length: Callable[[str], int], matches: Sequence[tuple[str, str, str, int]],
     parts: Sequence[str], queue: str, answered: list[Any],
 ) -> Callable[[Any, list[bool], str | None], None]:
     """What runs last in the claim's transaction: the answer's text (into ``answered[0]``), its delivery
@@ -297,10 +297,11 @@ def _recorder(
         sent = [(match, part) for match, part, flag in zip(matches, parts, won, strict=True) if flag]
         text = delivery.SEPARATOR.join(part for _, part in sent)
         entries = []
-        for (_, raw, _), part in sent:
+        for (_, raw, _, cut), part in sent:
             fields = ledger.read_record(raw)
             kind, name, path = fields[:3] if fields is not None else ("rule", "", "")
-            entries.append(delivery.entry("delivered", kind, name, path, where, size=len(part.encode())))
+            size = len(part.encode())
+            entries.append(delivery.entry("delivered", kind, name, path, where, size=size, cut=cut))
         if kept and kept not in text:
             size = len(kept.encode())
             if length(text) + len(delivery.SEPARATOR) + length(kept) <= limit:
@@ -319,9 +320,9 @@ def _recorder(
 
 def _matches(
     paths: Sequence[str], data: dict[str, Any], clean: Callable[[str], bool]
-) -> list[tuple[str, str, str]] | None:
-    """``(store key, ledger record, notice part)`` per scoped rule the paths call for, as
-    ``Notices.for_paths`` orders them; ``None`` when only the full path can tell.
+) -> list[tuple[str, str, str, int]] | None:
+    """``(store key, ledger record, notice part, bytes its body lost)`` per scoped rule the paths call
+    for, as ``Notices.for_paths`` orders them; ``None`` when only the full path can tell.
 
     ``clean(directory)`` says whether the snapshot knows no nested rule folder or
     instruction file speaks in that directory.
@@ -331,7 +332,7 @@ def _matches(
 
     root_prefix, real_prefix = data["root_prefix"], data["real_root_prefix"]
     rules = data["rules"]
-    out: list[tuple[str, str, str]] = []
+    out: list[tuple[str, str, str, int]] = []
     seen: set[str] = set()
     patterns: dict[str | None, Any] = {}
     for raw in paths:
@@ -344,12 +345,12 @@ def _matches(
         if found is None:
             return None  # a glob RE2 has no form of: the library decides it
         for index, glob in found:
-            name, rule_path, gated, part = rules[index]
+            name, rule_path, gated, part, cut = rules[index]
             if gated:
                 return None  # the rule reads the file's content, or has exclusions: the full path decides
             key = ledger.rule_key(rule_path, name)
             if key not in seen:
                 seen.add(key)
                 record = ledger.record("rule", name, rule_path, trigger, glob)
-                out.append((key, record, part))
+                out.append((key, record, part, cut))
     return out

@@ -22,12 +22,13 @@ import os
 import sys
 import time
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from ruleweave._kernel.globtable import KEYS
 from ruleweave.hosts import AFTER_TOOL
+from ruleweave.hosts._core.glob_cache import GlobCache
 from ruleweave.hosts._core.snapshot import (
     FORMAT,
     dep_state,
@@ -146,24 +147,26 @@ def _prefill(
     root = str(ruleset.config.root)
     out: dict[str, dict[str, str] | None] = {}
     inherited: dict[str, dict[str, str]] = {}
+    holds: dict[str, bool] = {}
     queue = [root]
-    while queue and len(out) < PREFILL_DIRS:
-        directory = queue.pop(0)
-        recorder = Recorder(excluded)
-        with recorder.recording():
-            clean = _clean(ruleset, os.path.join(directory, "_"))
+    recorder = Recorder(excluded)
+    with recorder.recording():
+        while queue and len(out) < PREFILL_DIRS:
+            directory = queue.pop(0)
+            recorder.paths = {}  # what this directory's lookups read
+            clean = _clean(ruleset, os.path.join(directory, "_"), holds)
             try:
                 with os.scandir(directory) as listing:
                     children = sorted(e.name for e in listing if e.is_dir(follow_symlinks=False))
             except OSError:
                 children = []
-        parent = inherited.get(os.path.dirname(directory), dict(seen))
-        inherited[directory] = {**parent, **recorder.paths}
-        out[directory] = inherited[directory] if clean else None
-        for name in children:
-            child = os.path.join(directory, name)
-            if name != ".git" and not tree.ignored(child):
-                queue.append(child)
+            parent = inherited.get(os.path.dirname(directory), dict(seen))
+            inherited[directory] = {**parent, **recorder.paths}
+            out[directory] = inherited[directory] if clean else None
+            for name in children:
+                child = os.path.join(directory, name)
+                if name != ".git" and not tree.ignored(child):
+                    queue.append(child)
     return out
 
 
@@ -181,16 +184,22 @@ def _own_sources() -> dict[str, str]:
     import ruleweave
 
     out: dict[str, str] = {}
-    for directory, dirs, _files in os.walk(os.path.dirname(os.path.abspath(ruleweave.__file__))):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]  # bytecode: written by any import
+    stack = [os.path.dirname(os.path.abspath(ruleweave.__file__))]
+    while stack:
+        directory = stack.pop()
         out[directory] = "l"
+        with suppress(OSError), os.scandir(directory) as listing:
+            # Not os.walk: it stats every entry that is a link, and an editable install's files all are.
+            stack.extend(
+                e.path for e in listing if e.name != "__pycache__" and e.is_dir(follow_symlinks=False)
+            )
     return out
 
 
 def _entries(ruleset: RuleSet) -> tuple[list[list[Any]], list[list[Any]]]:
     """The scoped rules and the glob table as ``snapshot`` matches them.
 
-    Rules: ``[name, path, gated, notice part]`` in precedence order. Entries: the rows
+    Rules: ``[name, path, gated, notice part, bytes its body lost]`` in precedence order. Entries: the rows
     of the scoped rules' glob index (``Notices.glob_table``; ``ruleweave._kernel.globtable``
     says what a row holds), each rule named by its index in the rules. Only the rows whose
     test needs a pattern are translated (wcmatch): a literal name, ``*suffix``, ``prefix*``
@@ -203,10 +212,9 @@ def _entries(ruleset: RuleSet) -> tuple[list[list[Any]], list[list[Any]]]:
     index_of: dict[str, int] = {}
     for index, rule in enumerate(ruleset.buckets.scoped):
         match = Match("rule", rule.name, rule.path, "", None, rule.content, rule.source.provider)
-        part, cut = notices.render_alone(match)
-        # A notice cut for size goes through the full path, which records the bytes it lost.
-        gated = bool(rule.content_regex) or bool(getattr(rule, "exclude_globs", ())) or cut > 0
-        rules.append([rule.name, rule.path, gated, part])
+        part, cut = notices.render_alone(match)  # cut for size: the delivery record says how much
+        gated = bool(rule.content_regex) or bool(getattr(rule, "exclude_globs", ()))
+        rules.append([rule.name, rule.path, gated, part, cut])
         index_of[rule.name] = index  # as Notices._by_name: names are the index's keys
     entries = notices.glob_table()
     for row in entries:
@@ -214,8 +222,11 @@ def _entries(ruleset: RuleSet) -> tuple[list[list[Any]], list[list[Any]]]:
     return rules, entries
 
 
-def _clean(ruleset: RuleSet, path: str) -> bool:
-    """Whether no nested rule folder or instruction file speaks for files in ``path``'s directory."""
+def _clean(ruleset: RuleSet, path: str, holds: dict[str, bool] | None = None) -> bool:
+    """Whether no nested rule folder or instruction file speaks for files in ``path``'s directory.
+
+    ``holds`` keeps, per directory, whether an instruction file is there (``_holds``): the
+    directories of one snapshot share their ancestors."""
     directory = os.path.dirname(path)
     nested_rules = ruleset.notices.nested_rules
     if nested_rules is not None and nested_rules.for_directory(directory):
@@ -227,10 +238,38 @@ def _clean(ruleset: RuleSet, path: str) -> bool:
         # The walk's files are the start context's (or the agent's own), never a notice: only a file
         # with globs (Amp's), which speaks for some paths of a directory and not others, counts there.
         walk = () if ruleset.blob.scoped else _chain(ruleset, str(ruleset.config.cwd))
+        known = {} if holds is None else holds
         for parent in _chain(ruleset, directory):
-            if parent not in walk and any(os.path.lexists(os.path.join(parent, name)) for name in names):
+            if parent in walk:
+                continue
+            found = known.get(parent)
+            if found is None:
+                found = known[parent] = _holds(parent, names)
+            if found:
                 return False
     return True
+
+
+def _holds(directory: str, names: Sequence[str]) -> bool:
+    """Whether one of ``names`` is in ``directory`` as ``os.path.lexists`` finds it, from one listing
+    rather than a look per name (a prefill looked ~13 names up in every ancestor of 256 directories).
+
+    A name the listing holds only in another case (a case-insensitive disk finds it), or one inside a
+    subfolder the listing holds, is still looked up. The listing is a dependency of every entry under
+    the directory (``_chain``), so the names it lacks need no record of their own.
+    """
+    try:
+        listed = set(os.listdir(directory))
+    except OSError:
+        return any(os.path.lexists(os.path.join(directory, name)) for name in names)
+    folded = {name.casefold() for name in listed}
+    for name in names:
+        head = name.split("/", 1)[0]
+        if head == name and name in listed:
+            return True
+        if head.casefold() in folded and os.path.lexists(os.path.join(directory, name)):
+            return True
+    return False
 
 
 def _chain(ruleset: RuleSet, directory: str) -> list[str]:
@@ -269,6 +308,8 @@ def answer_and_snapshot(
     """
     excluded = _excluded(state)
     loading, calling = Recorder(excluded), Recorder(excluded)
+    globs = GlobCache(state)
+    globs.remember()
     with loading.recording():
         found = load()
         if found is None:
@@ -282,6 +323,7 @@ def answer_and_snapshot(
         touched = _touched_dirs(hooks, payload)
     try:
         _write(agent, hooks, options, state, loading, calling, touched, steering, rules, entries)
+        globs.save(lambda path, data: _atomic_json(state, path, data))
     except Exception as exc:  # a snapshot is an optimisation: never fail the answer for it
         log.write("hook_error", hook_event="snapshot", error=f"{type(exc).__name__}: {exc}")
     return result
@@ -353,15 +395,8 @@ def _write(
             found[directory] = None  # always: a stale entry must go
         elif room:
             found[directory] = dict(calling.paths)
-    for directory, recorded in found.items():
-        target = dir_path(path, directory)
-        if recorded is None:
-            with suppress(OSError), _opened_dir(state, os.path.dirname(target), create=False) as fd:
-                os.unlink(os.path.basename(target), dir_fd=fd)
-            continue
-        entry = _deps({**recorded, **{d: "l" for d in _chain(ruleset, directory)}})
-        if not any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in entry):
-            _atomic_json(state, target, {"dir": directory, "base": fingerprint, "deps": entry})
+    if found:
+        _write_entries(state, path, found, fingerprint, racy, ruleset)
     root = str(config.root)
     data = {
         "key": key,
@@ -382,6 +417,43 @@ def _write(
         "fingerprint": fingerprint,
     }
     _atomic_json(state, path, data)
+
+
+def _write_entries(
+    state: str,
+    path: str,
+    found: Mapping[str, Mapping[str, str] | None],
+    fingerprint: str,
+    racy: int,
+    ruleset: RuleSet,
+) -> None:
+    """Write (or, for ``None``, remove) the entry of each directory in ``found`` beside the snapshot
+    at ``path``, through one opened folder; a path shared by entries is stat'ed once."""
+    states: dict[tuple[str, str], list[int] | None] = {}
+
+    def state_of(dep: str, how: str) -> list[int] | None:
+        if (dep, how) not in states:
+            states[dep, how] = dep_state(dep, how)
+        return states[dep, how]
+
+    entries_dir = path[: -len(".json")]
+    gone = [directory for directory, recorded in found.items() if recorded is None]
+    if gone:
+        with suppress(OSError), _opened_dir(state, entries_dir, create=False) as fd:
+            for directory in gone:
+                with suppress(OSError):
+                    os.unlink(os.path.basename(dir_path(path, directory)), dir_fd=fd)
+    if len(gone) == len(found):
+        return
+    with _opened_dir(state, entries_dir) as fd:
+        for directory, recorded in found.items():
+            if recorded is None:
+                continue
+            merged = {**recorded, **{d: "l" for d in _chain(ruleset, directory)}}
+            entry: list[list[Any]] = [[dep, how, state_of(dep, how)] for dep, how in sorted(merged.items())]
+            if not any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in entry):
+                name = os.path.basename(dir_path(path, directory))
+                _atomic_json_at(fd, name, {"dir": directory, "base": fingerprint, "deps": entry})
 
 
 def _entry_count(directory: str) -> int:
@@ -417,22 +489,30 @@ def _opened_dir(state: str, directory: str, *, create: bool = True) -> Iterator[
 def _atomic_json(state: str, path: str, data: Any) -> None:
     """Write ``data`` to ``path`` (inside ``state``) whole or not at all (a reader never sees half a
     file), never through a link below ``state``."""
-    name = os.path.basename(path)
+    with _opened_dir(state, os.path.dirname(path)) as directory:
+        _atomic_json_at(directory, os.path.basename(path), data)
+
+
+def _atomic_json_at(directory: int, name: str, data: Any) -> None:
+    """Write ``data`` to the file ``name`` of the opened folder ``directory``, whole or not at all."""
     # Not ``tempfile.mkstemp``: importing it (random, hashlib) costs the cold hook more than this.
     tmp = f".snapshot-{os.getpid()}-{next(_TMP_NAMES)}.json"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW
-    with _opened_dir(state, os.path.dirname(path)) as directory:
-        try:
-            fd = os.open(tmp, flags, 0o600, dir_fd=directory)
-        except FileExistsError:  # left by a dead process that had this pid: no live writer owns it
-            os.unlink(tmp, dir_fd=directory)
-            fd = os.open(tmp, flags, 0o600, dir_fd=directory)
+    try:
+        fd = os.open(tmp, flags, 0o600, dir_fd=directory)
+    except FileExistsError:  # left by a dead process that had this pid: no live writer owns it
+        os.unlink(tmp, dir_fd=directory)
+        fd = os.open(tmp, flags, 0o600, dir_fd=directory)
+    try:
         try:
             text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # the C encoder
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)
-        except BaseException:
-            with suppress(OSError):
-                os.unlink(tmp, dir_fd=directory)
-            raise
+            view = memoryview(text.encode("utf-8", "surrogatepass"))
+            while view:  # os.write, not a file object: a prefill writes hundreds of these
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp, dir_fd=directory)
+        raise

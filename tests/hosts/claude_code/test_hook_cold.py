@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from ruleweave.hosts._core import snapshot_build
 from tests.conftest import WriteTree
@@ -35,6 +38,12 @@ NOT_ON_THE_COLD_PATH = (
     "logging",  # no frontmatter was repaired
     "wcmatch",  # literal names and ``*suffix`` globs in literal places need no regex
     "bracex",  # ... and braces of one flat group are split without it
+    # About a millisecond each of a cold start, for what the hook does not use:
+    "threading",  # its Lock is _thread's
+    "sqlite3",  # the store opens the C module _sqlite3: the package imports datetime
+    "datetime",
+    "string",  # template fields are parsed by _string, which string.Formatter calls
+    "importlib",  # extractor modules are imported with __import__
 )
 
 
@@ -122,3 +131,83 @@ def test_a_stale_temporary_snapshot_file_is_replaced(tmp_path: Path) -> None:
     assert json.loads(target.read_text(encoding="utf-8")) == {"rules": ["é"]}
     assert not stale.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["snap.json"]
+
+
+MAKEFILE_RULE = {  # ``[Mm]akefile`` needs a regex: wcmatch translates it
+    ".cursor/rules/make.mdc": '---\nglobs: "[Mm]akefile"\n---\nRecipes are indented with tabs.\n',
+    "Makefile": "all:\n",
+}
+
+
+WRONG = {"[Mm]akefile": ["^(?s:x)$"]}
+"""A translation no wcmatch gives: a file holding it must not be believed."""
+
+
+def _drop_snapshots(state_dir: Path) -> None:
+    """Remove every snapshot, keeping the saved glob translations: the next start is cold."""
+    for path in (state_dir / "snapshots").iterdir():
+        if path.name != "globs.json":
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
+def test_a_cold_start_reuses_the_glob_translations_one_before_saved(
+    write_tree: WriteTree, hook_env: dict[str, str], state_dir: Path
+) -> None:
+    """The first cold start translates ``[Mm]akefile`` with wcmatch and saves the translation; the
+    next one (its snapshot gone, as after a rule edit) answers the same without importing wcmatch."""
+    root = write_tree(MAKEFILE_RULE)
+    backdate(root)
+    first = cold_run(read_event(root, "Makefile", "t1", session="s1"), hook_env)
+    assert "Recipes are indented with tabs." in context_of(first.stdout.decode())
+    assert "wcmatch.glob" in imported_modules(first.stderr)
+    saved = json.loads((state_dir / "snapshots" / "globs.json").read_text(encoding="utf-8"))
+    assert list(saved["translations"]) == ["[Mm]akefile"]
+    _drop_snapshots(state_dir)
+    second = cold_run(read_event(root, "Makefile", "t1", session="s2"), hook_env)
+    imported = imported_modules(second.stderr)
+    assert "ruleweave.ruleset" in imported and "wcmatch" not in imported
+    assert context_of(second.stdout.decode()) == context_of(first.stdout.decode())
+    miss = cold_run(read_event(root, "makefile.txt", "t2", session="s2"), hook_env)
+    assert context_of(miss.stdout.decode()) == ""
+
+
+@pytest.mark.parametrize(
+    "saved",
+    [
+        b"not json",
+        # Another wcmatch (its translator file differs): its translations are not this one's.
+        json.dumps({"format": 1, "wcmatch": [0, 0, 0], "translations": WRONG}).encode(),
+        json.dumps({"format": 99, "translations": WRONG}).encode(),
+        json.dumps({"format": 1, "wcmatch": None, "translations": []}).encode(),
+    ],
+    ids=["damaged", "another-wcmatch", "another-format", "malformed"],
+)
+def test_saved_glob_translations_that_do_not_fit_are_ignored_and_rewritten(
+    write_tree: WriteTree, hook_env: dict[str, str], state_dir: Path, saved: bytes
+) -> None:
+    """A damaged, foreign or malformed translations file changes no answer: wcmatch translates anew
+    and the file is written again for this wcmatch."""
+    root = write_tree(MAKEFILE_RULE)
+    backdate(root)
+    (state_dir / "snapshots").mkdir(parents=True)
+    (state_dir / "snapshots" / "globs.json").write_bytes(saved)
+    done = cold_run(read_event(root, "Makefile", "t1"), hook_env)
+    assert "Recipes are indented with tabs." in context_of(done.stdout.decode())
+    assert "wcmatch.glob" in imported_modules(done.stderr)
+    rewritten = json.loads((state_dir / "snapshots" / "globs.json").read_text(encoding="utf-8"))
+    assert rewritten["format"] == 1 and rewritten["wcmatch"] != [0, 0, 0]
+    assert rewritten["translations"]["[Mm]akefile"] != ["^(?s:x)$"]
+
+
+def test_a_rule_set_whose_globs_need_no_regex_reads_no_saved_translations(
+    write_tree: WriteTree, hook_env: dict[str, str], state_dir: Path
+) -> None:
+    """The saved translations are read at the first glob that needs one: none here, so a damaged
+    file is neither read nor rewritten."""
+    root = write_tree(PLAIN_FILES)
+    backdate(root)
+    (state_dir / "snapshots").mkdir(parents=True)
+    (state_dir / "snapshots" / "globs.json").write_bytes(b"not json")
+    done = cold_run(read_event(root, "src/app.py", "t1"), hook_env)
+    assert "Use type hints everywhere." in context_of(done.stdout.decode())
+    assert (state_dir / "snapshots" / "globs.json").read_bytes() == b"not json"

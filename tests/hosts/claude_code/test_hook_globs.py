@@ -58,12 +58,12 @@ def test_snapshot_lookup_matches_the_index(write_tree: WriteTree) -> None:
     absolute = [str(root / p) for p in PATHS] + ["/elsewhere/src/app.py", "/elsewhere/Makefile"]
     for path in absolute:
         expected = [
-            (m.key, m.record, ruleset.notices.render([m])) for m in ruleset.notices.for_paths([path])
+            (m.key, m.record, ruleset.notices.render([m]), 0) for m in ruleset.notices.for_paths([path])
         ]
         assert snapshot._matches([path], data, every_dir) == expected, path
     together = snapshot._matches(absolute, data, every_dir)
     found = ruleset.notices.for_paths(absolute)
-    assert together == [(m.key, m.record, ruleset.notices.render([m])) for m in found]
+    assert together == [(m.key, m.record, ruleset.notices.render([m]), 0) for m in found]
     assert len(together) > 20
 
 
@@ -81,4 +81,4 @@ def test_rule_order_follows_the_index_not_the_rule_list(write_tree: WriteTree) -
     data = {"rules": rules, "entries": entries, "root_prefix": prefix, "real_root_prefix": prefix}
     found = snapshot._matches([path], data, every_dir)
     expected = ruleset.notices.for_paths([path])
-    assert found == [(m.key, m.record, ruleset.notices.render([m])) for m in expected]
+    assert found == [(m.key, m.record, ruleset.notices.render([m]), 0) for m in expected]

@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from ruleweave import RuleweaveConfig, SQLiteStore
 from ruleweave._kernel.ledger import reminder_key
 from ruleweave.hosts._core import snapshot
+from ruleweave.hosts._core.snapshot_build import _holds
 from ruleweave.hosts._options import HookOptions
 from ruleweave.hosts.claude_code import CONTEXT_LIMIT, HOST
 from tests.conftest import WriteTree
@@ -258,3 +260,56 @@ def test_instruction_files_on_the_walk_keep_the_path_warm(
     assert full == json.dumps(answered, ensure_ascii=False) + "\n"
     nested = read_event(root, "pkg/m.py", "c2", session="fresh-3")
     assert fast(nested, state_dir, monkeypatch) is snapshot.MISS
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        [],
+        ["AGENTS.md"],
+        ["agents.md"],  # another case: a case-insensitive disk finds AGENTS.md, this one does not
+        ["README.md", "src/x.py"],
+        [".claude/CLAUDE.md"],
+        [".claude/settings.json"],  # the folder alone is no instruction file
+        [".junie/guidelines.md", "CRUSH.md"],
+        ["AGENTS.md/inner.txt"],  # a folder named like an instruction file: lexists finds it too
+    ],
+)
+def test_a_directory_holds_instruction_files_as_lexists_finds_them(tmp_path: Path, files: list[str]) -> None:
+    """``_holds`` reads one listing where a lookup per name was made: the same answer for every name
+    list, including names in subfolders and names the listing holds in another case."""
+    for rel in files:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x", encoding="utf-8")
+    names = RuleweaveConfig(cwd=tmp_path).instruction_files
+    for subset in (names, names[:3], ("AGENTS.md",), (".claude/CLAUDE.md", "crush.md")):
+        expected = any(os.path.lexists(os.path.join(tmp_path, name)) for name in subset)
+        assert _holds(str(tmp_path), subset) is expected, (files, subset)
+
+
+def test_a_rule_cut_for_size_is_answered_warm_with_the_full_paths_record(
+    write_tree: WriteTree, run_hook: RunHook, hook_env: dict[str, str], state_dir: Path
+) -> None:
+    """A rule longer than ``notice_max_bytes`` goes out cut, with a marker naming the whole: the warm path
+    sends the same text as the full path and records the same bytes lost, without loading the rules."""
+    essay = "".join(f"Paragraph {i}: how code here is written, at length.\n" for i in range(400))
+    rule = f'---\nglobs: "**/*.py"\n---\n{essay}'
+    root = write_tree({".cursor/rules/long.mdc": rule, "src/app.py": "x = 1\n"})
+    backdate(root)
+    run_hook(read_event(root, "src/app.py", "t0", session="warm-up"))  # writes the snapshot
+    payload = json.dumps(read_event(root, "src/app.py", "t1", session="warm")).encode()
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", RULEWEAVE, "hook", "claude-code"],
+        input=payload, capture_output=True, env=hook_env, check=True,
+    )
+    assert " ruleweave.ruleset\n" not in done.stderr.decode()  # answered from the snapshot
+    _, full, _ = run_hook(read_event(root, "src/app.py", "t1", session="full"), "--no-snapshot")
+    warm_text = context_of(done.stdout.decode())
+    assert warm_text == context_of(full) and "bytes left out; whole text at" in warm_text
+    assert len(warm_text.encode()) < len(essay.encode())
+    store = SQLiteStore(state_dir / "state.db")
+    records = {}
+    for session in ("warm", "full"):
+        (entry,) = [json.loads(e) for e in store.deliveries(session)]
+        records[session] = {k: v for k, v in entry.items() if k not in ("at", "event", "call")}
+    assert records["warm"] == records["full"] and records["warm"]["cut"] > 0
