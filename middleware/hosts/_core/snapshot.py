@@ -58,6 +58,9 @@ if TYPE_CHECKING:
 FORMAT = 5
 """The snapshot layout; a file of another format is rebuilt."""
 
+PREFILL = "prefill.json"
+"""The file of the prefilled directories' entries, among the entry files (``snapshot_build._prefill``)."""
+
 MISS = object()
 """What ``answer`` returns when the full path must answer."""
 
@@ -153,14 +156,35 @@ def load(agent: Host, options: HookOptions, cwd: str, state: str) -> dict[str, A
 
 
 def directory_entry(data: dict[str, Any], directory: str) -> bool:
-    """Whether ``directory`` is known clean (no nested rules or instructions) and unchanged since."""
+    """Whether ``directory`` is known clean (no nested rules or instructions) and unchanged since:
+    from its own entry file, else from the prefill's (``PREFILL``)."""
     entry = read_json(dir_path(data["path"], directory))
+    if entry is None:
+        return _prefilled(data, directory)
     return (
         isinstance(entry, dict)
         and entry.get("dir") == directory
         and entry.get("base") == data["fingerprint"]
         and current(entry["deps"])
     )
+
+
+def _prefilled(data: dict[str, Any], directory: str) -> bool:
+    """``directory_entry`` from the prefill's file: ``{"base", "deps": [[path, how, state]...],
+    "common": [index...], "dirs": {directory: [index...]}}``, read once per process."""
+    if PREFILL not in data:
+        data[PREFILL] = read_json(os.path.join(data["path"][: -len(".json")], PREFILL))
+    bundle = data[PREFILL]
+    if not isinstance(bundle, dict) or bundle.get("base") != data["fingerprint"]:
+        return False
+    try:
+        own = bundle["dirs"].get(directory)
+        if own is None:
+            return False
+        rows = bundle["deps"]
+        return current([rows[i] for i in (*bundle["common"], *own)])
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError):  # a damaged file: not trusted
+        return False
 
 
 _NO_WARM = frozenset(

@@ -31,6 +31,7 @@ from ruleweave.hosts import AFTER_TOOL
 from ruleweave.hosts._core.glob_cache import GlobCache
 from ruleweave.hosts._core.snapshot import (
     FORMAT,
+    PREFILL,
     dep_state,
     dir_path,
     read_json,
@@ -384,11 +385,11 @@ def _write(
     previous = read_json(path)
     if not isinstance(previous, dict) or fingerprint != previous.get("fingerprint"):
         if os.path.lexists(entries_dir):  # entries of another rule set
-            import shutil  # here: its import (with bz2 and lzma) costs a cold start more than this call
-
             with suppress(OSError), _opened_dir(state, os.path.dirname(entries_dir), create=False) as fd:
-                shutil.rmtree(os.path.basename(entries_dir), ignore_errors=True, dir_fd=fd)
-        found = _prefill(ruleset, loading.excluded, calling.paths)
+                _remove_entries(os.path.basename(entries_dir), fd)
+        prefilled = _prefill(ruleset, loading.excluded, calling.paths)
+        with _opened_dir(state, entries_dir) as fd:
+            _write_prefill(fd, prefilled, calling.paths, fingerprint, racy, ruleset)
     room = len(touched) <= MAX_TOUCHED_ENTRIES and _entry_count(entries_dir) < MAX_ENTRIES
     for directory, clean in touched.items():
         if not clean:
@@ -454,6 +455,60 @@ def _write_entries(
             if not any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in entry):
                 name = os.path.basename(dir_path(path, directory))
                 _atomic_json_at(fd, name, {"dir": directory, "base": fingerprint, "deps": entry})
+
+
+def _write_prefill(
+    directory: int,
+    prefilled: Mapping[str, Mapping[str, str] | None],
+    seen: Mapping[str, str],
+    fingerprint: str,
+    racy: int,
+    ruleset: RuleSet,
+) -> None:
+    """The prefilled directories' entries as one file (``snapshot.PREFILL``) in the opened entries
+    folder: each dependency once, the ones every entry shares (``seen``) named once.
+
+    One file, not one per directory: a prefill of 256 directories wrote 256 files, the largest part
+    of a cold start in a monorepo. The warm path reads it only for a directory with no file of its own.
+    """
+    rows: list[list[Any]] = []
+    index: dict[tuple[str, str], int] = {}
+
+    def at(dep: str, how: str) -> int:
+        found = index.get((dep, how))
+        if found is None:
+            found = index[dep, how] = len(rows)
+            rows.append([dep, how, dep_state(dep, how)])
+        return found
+
+    def fresh(numbers: list[int]) -> bool:
+        return not any((s := rows[i][2]) is not None and len(s) > 1 and s[2] > racy for i in numbers)
+
+    common = [at(dep, how) for dep, how in sorted(seen.items())]
+    if not fresh(common):
+        return
+    dirs: dict[str, list[int]] = {}
+    for name, recorded in prefilled.items():
+        if recorded is None:
+            continue  # nested rules or instructions speak there: the full path answers
+        merged = {**recorded, **{d: "l" for d in _chain(ruleset, name)}}
+        own = [at(dep, how) for dep, how in sorted(merged.items()) if seen.get(dep) != how]
+        if fresh(own):
+            dirs[name] = own
+    _atomic_json_at(directory, PREFILL, {"base": fingerprint, "deps": rows, "common": common, "dirs": dirs})
+
+
+def _remove_entries(name: str, parent: int) -> None:
+    """Remove the entries folder ``name`` of the opened folder ``parent`` (files only, as written here)."""
+    fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=parent)
+    try:
+        for entry in os.listdir(fd):
+            with suppress(OSError):
+                os.unlink(entry, dir_fd=fd)
+    finally:
+        os.close(fd)
+    with suppress(OSError):  # not empty (something else was put there): left as it is
+        os.rmdir(name, dir_fd=parent)
 
 
 def _entry_count(directory: str) -> int:

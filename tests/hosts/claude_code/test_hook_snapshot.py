@@ -313,3 +313,41 @@ def test_a_rule_cut_for_size_is_answered_warm_with_the_full_paths_record(
         (entry,) = [json.loads(e) for e in store.deliveries(session)]
         records[session] = {k: v for k, v in entry.items() if k not in ("at", "event", "call")}
     assert records["warm"] == records["full"] and records["warm"]["cut"] > 0
+
+
+def test_the_prefill_is_one_file_and_a_damaged_one_is_not_trusted(
+    plain: Path, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The prefilled directories' entries are one file beside the touched directories' own; a first
+    touch answers warm from it, an instruction file added since is honoured, and a damaged file sends
+    the touch to the full path."""
+    for package in ("a", "b", "c"):
+        (plain / f"pkg/{package}").mkdir(parents=True)
+        (plain / f"pkg/{package}/mod.py").write_text("x = 1\n")
+    backdate(plain)
+    run_hook(read_event(plain, "src/app.py", "t0", session="p0"))  # writes the snapshot
+    (entries,) = [p for p in (state_dir / "snapshots").iterdir() if p.is_dir()]
+    touched = os.path.basename(snapshot.dir_path(f"{entries}.json", str(plain / "src")))
+    assert sorted(p.name for p in entries.iterdir()) == sorted([snapshot.PREFILL, touched])
+    prefill = json.loads((entries / snapshot.PREFILL).read_text(encoding="utf-8"))
+    assert {str(plain / f"pkg/{p}") for p in "abc"} <= set(prefill["dirs"])
+    touch_a = read_event(plain, "pkg/a/mod.py", "t1", session="p1")
+    assert fast(touch_a, state_dir, monkeypatch) is not snapshot.MISS
+    data = snapshot.load(HOST, HookOptions(), str(plain), str(state_dir))
+    assert data is not None and snapshot.directory_entry(data, str(plain / "pkg/b"))
+    (plain / "pkg/b/GEMINI.md").write_text("Package b's own instructions.\n")
+    past = time.time() - 30  # dated back, and only these two: the rule set's own files stay as they were
+    for changed in (plain / "pkg/b/GEMINI.md", plain / "pkg/b"):
+        os.utime(changed, (past, past))
+    data = snapshot.load(HOST, HookOptions(), str(plain), str(state_dir))
+    assert data is not None and not snapshot.directory_entry(data, str(plain / "pkg/b"))
+    touch_b = read_event(plain, "pkg/b/mod.py", "t2", session="p2")
+    assert "Package b's own instructions." in context_of(run_hook(touch_b)[1])
+    data = snapshot.load(HOST, HookOptions(), str(plain), str(state_dir))
+    assert data is not None and snapshot.directory_entry(data, str(plain / "pkg/c"))
+    (entries / snapshot.PREFILL).write_text('{"base": "x", "dirs": [1]', encoding="utf-8")
+    data = snapshot.load(HOST, HookOptions(), str(plain), str(state_dir))
+    assert data is not None and not snapshot.directory_entry(data, str(plain / "pkg/c"))
+    touch_c = read_event(plain, "pkg/c/mod.py", "t3", session="p3")
+    assert fast(touch_c, state_dir, monkeypatch) is snapshot.MISS
+    assert "Use type hints everywhere." in context_of(run_hook(touch_c)[1])
