@@ -21,7 +21,13 @@ wall time and the child's CPU time (user + system) of:
       round trip of its own after-tool event, in its own input shape (as each
       CLI sends it, captured from the real CLIs: docs/hosts/), paired with (a).
 
-The project is a temporary one with Cursor and Copilot rules, its files dated
+  (h) the Claude Code hook in a monorepo (60 rules of 0.8-4 KB prose, 280
+      directories, globs wcmatch translates; the file read calls for three
+      rules): warm; cold with nothing saved;
+      cold after a rule edit (the snapshot rebuilt, with the entries of the
+      project's first 256 directories).
+
+The project of (a)-(g) is a temporary one with Cursor and Copilot rules, its files dated
 a minute back (a snapshot is not written while its files change). Goals:
 warm ≤ 2× and cold ≤ 6× ``python -c pass`` (Claude Code), warm ≤ 2.5× for every
 other host; the MCP path ≤ 5 ms median. Run:
@@ -237,6 +243,85 @@ def main() -> None:
         print("  goals: warm <= 2x, cold <= 6x python -c pass; (f) <= 5 ms; output byte-identical across "
               "(b), (c), (d), (f)")
         other_hosts(root, env, rounds)
+        monorepo(Path(tmp), env, rounds)
+
+
+SENTENCE = "This rule explains at length how code in this part of the repository is written. "
+AREA_GLOBS = ("**/*.py", "**/test_*.py", "**/[Mm]akefile", "docs/**/*.md", "packages/*/src/**/*.ts",
+              "services/api/**")
+
+
+def make_monorepo(base: Path) -> Path:
+    """60 Cursor rules, 0.8 to 4 KB of prose each: one per package (``packages/p3/**``), six for areas
+    (two of their shapes wcmatch translates), the rest for a package's ``src/lib``. 40 packages of six
+    directories (an AGENTS.md in every eighth): 280 directories, dated a minute back."""
+    root = base / "monorepo"
+    (root / ".git").mkdir(parents=True)
+    (root / ".cursor/rules").mkdir(parents=True)
+    for i in range(60):
+        if i < 40:
+            glob = f"packages/p{i}/**"
+        elif i < 40 + len(AREA_GLOBS):
+            glob = AREA_GLOBS[i - 40]
+        else:
+            glob = f"packages/p{i - 46}/src/lib/**/*.py"
+        body = (SENTENCE * 4 + "\n") * (2 + i * 7 % 10)
+        (root / f".cursor/rules/r{i:02}.mdc").write_text(
+            f'---\ndescription: rule {i}\nglobs: "{glob}"\n---\n# Rule {i}\n{body}', encoding="utf-8")
+    (root / "AGENTS.md").write_text(f"# Agents\n{SENTENCE * 20}\n", encoding="utf-8")
+    for p in range(40):
+        for sub in ("src", "src/lib", "src/lib/util", "tests", "docs", "scripts"):
+            (root / f"packages/p{p}/{sub}").mkdir(parents=True)
+            for n in range(3):
+                (root / f"packages/p{p}/{sub}/f{n}.py").write_text("x = 1\n", encoding="utf-8")
+        if p % 8 == 0:
+            (root / f"packages/p{p}/AGENTS.md").write_text("Use the package's Makefile.\n", encoding="utf-8")
+    past = time.time() - 60
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, (past, past))
+    return root
+
+
+def monorepo(base: Path, env: dict[str, str], rounds: int) -> None:
+    """(h): the Claude Code hook in a monorepo, where a cold start also fills the snapshot's entries for
+    the project's first 256 directories: warm; cold with nothing saved (the snapshots folder, and the
+    glob translations kept beside them, deleted); and after a rule edit (one rule's text changed, dated
+    back: the snapshot is rebuilt, the glob translations are kept)."""
+    root = make_monorepo(base)
+    state = base / "state-monorepo"
+    env = {**env, "RULEWEAVE_STATE_DIR": str(state)}
+    hook = [RULEWEAVE, "hook", "claude-code"]
+    edited = root / ".cursor/rules/r00.mdc"
+    texts = [edited.read_text(encoding="utf-8"), edited.read_text(encoding="utf-8") + "One more line.\n"]
+
+    def payload(session: str) -> bytes:
+        return json.dumps({
+            "session_id": session, "cwd": str(root), "hook_event_name": "PostToolUse", "tool_name": "Read",
+            "tool_input": {"file_path": str(root / "packages/p3/src/lib/f0.py")}, "tool_use_id": "toolu_1",
+            "tool_response": {"type": "text"},
+        }).encode()
+
+    subprocess.run(hook, input=payload("warm-up"), env=env, check=True, capture_output=True)
+    samples: dict[str, list[tuple[float, float]]] = {k: [] for k in ("pass", "warm", "cold", "edit")}
+    for i in range(rounds):
+        samples["pass"].append(timed([sys.executable, "-c", "pass"], b"", env)[:2])
+        samples["warm"].append(timed(hook, payload(f"warm-{i}"), env)[:2])
+        shutil.rmtree(state / "snapshots")
+        samples["cold"].append(timed(hook, payload(f"cold-{i}"), env)[:2])
+        past = time.time() - 60
+        edited.write_text(texts[i % 2], encoding="utf-8")
+        os.utime(edited, (past, past))
+        samples["edit"].append(timed(hook, payload(f"edit-{i}"), env)[:2])
+    base_wall = statistics.median(w for w, _ in samples["pass"])
+    base_cpu = statistics.median(c for _, c in samples["pass"])
+    print(f"(h) monorepo (60 rules, 280 directories, 3 rules for the file): PostToolUse, median of {rounds} "
+          "paired rounds")
+    labels = {"pass": "python -c pass", "warm": "warm snapshot", "cold": "cold, nothing saved",
+              "edit": "cold after a rule edit"}
+    for case, label in labels.items():
+        wall = statistics.median(w for w, _ in samples[case])
+        cpu = statistics.median(c for _, c in samples[case])
+        print(f"  {label:32} {wall:7.1f} ms {wall / base_wall:5.2f}x   {cpu:7.1f} ms {cpu / base_cpu:5.2f}x")
 
 
 if __name__ == "__main__":
