@@ -287,14 +287,17 @@ def translate(alternative: str) -> str | None:
 def translations(alternative: str) -> list[str]:
     """wcmatch's regexes for one brace alternative, any of which matches (none when wcmatch refuses it).
 
-    Answered from ``TRANSLATED`` when it holds the alternative; what wcmatch answers is kept there.
+    In a process that called ``before_wcmatch`` (a hook's), answered from ``TRANSLATED`` when it holds
+    the alternative, and what wcmatch answers is kept there.
     """
-    known = TRANSLATED.get(alternative)
-    if known is None and _BEFORE_WCMATCH:
-        _BEFORE_WCMATCH.pop()()
+    if _HOOKED:
         known = TRANSLATED.get(alternative)
-    if known is not None:
-        return list(known)
+        if known is None and _HOOKED[0] is not None:
+            load, _HOOKED[0] = _HOOKED[0], None
+            load()
+            known = TRANSLATED.get(alternative)
+        if known is not None:
+            return list(known)
     from wcmatch import glob as wcglob
 
     flags = wcglob.GLOBSTAR | wcglob.DOTGLOB  # ``ALTERNATIVE_FLAGS``: its braces are already expanded
@@ -302,23 +305,27 @@ def translations(alternative: str) -> list[str]:
         include, _exclude = wcglob.translate(alternative, flags=flags)
     except Exception:
         include = []
-    return list(TRANSLATED.setdefault(alternative, tuple(include)))
+    if _HOOKED:
+        TRANSLATED.setdefault(alternative, tuple(include))
+    return list(include)
 
 
 TRANSLATED: LruCache[str, tuple[str, ...]] = LruCache(8192)
-"""wcmatch's regexes per alternative, as ``translations`` gives them (process-wide, bounded). A hook
-process fills it from the state directory's copy before it loads rules (``hosts._core.glob_cache``):
-importing ``wcmatch.glob`` costs a cold start ~10 ms, and most cold starts follow an edit that left
-the globs as they were."""
+"""wcmatch's regexes per alternative, as ``translations`` gives them, in a hook process (bounded). The
+hook fills it from the state directory's copy (``hosts._core.glob_cache``): importing
+``wcmatch.glob`` costs a cold start ~10 ms, and most cold starts follow an edit that left the globs as
+they were. A long-lived process keeps none: ``_re2``'s cache serves it, and a second copy of a large
+rule set's translations would only slow its garbage collector."""
 
-_BEFORE_WCMATCH: list[Callable[[], None]] = []
+_HOOKED: list[Callable[[], None] | None] = []
+"""Empty until ``before_wcmatch``; then the loader, until it has run."""
 
 
 def before_wcmatch(load: Callable[[], None]) -> None:
-    """Have ``load`` called once, at the first alternative ``TRANSLATED`` lacks (before wcmatch is
-    imported): a hook reads its saved translations then, and a rule set whose globs need none never
-    reads them."""
-    _BEFORE_WCMATCH[:] = [load]
+    """Keep translations in ``TRANSLATED``, and have ``load`` called once, at the first alternative it
+    lacks (before wcmatch is imported): a hook reads its saved translations then, and a rule set whose
+    globs need none never reads them."""
+    _HOOKED[:] = [load]
 
 
 Place = Literal["anywhere", "root", "child", "under", "seg_child", "seg_under"]
