@@ -268,8 +268,10 @@ def _holds(directory: str, names: Sequence[str]) -> bool:
         head = name.split("/", 1)[0]
         if head == name and name in listed:
             return True
-        if head.casefold() in folded and os.path.lexists(os.path.join(directory, name)):
-            return True
+        if (head.casefold() in folded or head in ("", ".", "..")) and os.path.lexists(
+            os.path.join(directory, name)
+        ):
+            return True  # ``""``, ``.``, ``..``: a configured name no listing holds (``./AGENTS.md``)
     return False
 
 

@@ -273,6 +273,7 @@ def test_instruction_files_on_the_walk_keep_the_path_warm(
         [".claude/settings.json"],  # the folder alone is no instruction file
         [".junie/guidelines.md", "CRUSH.md"],
         ["AGENTS.md/inner.txt"],  # a folder named like an instruction file: lexists finds it too
+        ["AGENTS.md", "src/x.py"],
     ],
 )
 def test_a_directory_holds_instruction_files_as_lexists_finds_them(tmp_path: Path, files: list[str]) -> None:
@@ -282,7 +283,8 @@ def test_a_directory_holds_instruction_files_as_lexists_finds_them(tmp_path: Pat
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("x", encoding="utf-8")
     names = RuleweaveConfig(cwd=tmp_path).instruction_files
-    for subset in (names, names[:3], ("AGENTS.md",), (".claude/CLAUDE.md", "crush.md")):
+    configured = ("./AGENTS.md", "../sibling.md", "src//x.py")  # names a user may configure
+    for subset in (names, names[:3], ("AGENTS.md",), (".claude/CLAUDE.md", "crush.md"), configured):
         expected = any(os.path.lexists(os.path.join(tmp_path, name)) for name in subset)
         assert _holds(str(tmp_path), subset) is expected, (files, subset)
 
