@@ -18,7 +18,7 @@ only looked at (whether it exists and what it is). Directories are deps of
 the rule set, or of one directory's entry (the chain from the root down and
 what nested lookups read there). Anything this module cannot answer exactly
 as the full path would — steering, streamed rules (except a PostToolUse's
-kept reminder), a gated rule, notices past the answer's limit, patch text in
+kept reminder), a gated rule, a notice alone past the answer's limit, patch text in
 a tool's input, an unknown directory, an event log — is a ``MISS``, and the
 full path answers.
 """
@@ -269,8 +269,10 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
     parts = [text for _, _, text, _ in matches]
     limit = agent.context_limit
     length = delivery.UNITS[agent.context_unit]
-    if length(delivery.SEPARATOR.join(parts)) > limit:
-        return MISS  # more than one answer holds: the full path sends what fits and queues the rest
+    if any(length(part) > limit for part in parts):
+        return MISS  # a part alone over the limit: the full path cuts it to fit
+    if event.agent_id is not None and length(delivery.SEPARATOR.join(parts)) > limit:
+        return MISS  # a subagent's answer that queues: the full path's delivery keeps its queue
     if event.agent_id is not None:  # a subagent's own ledger (``ledger.agent_scope``)
         scope = ledger.agent_scope(event.agent_id)
         matches = [(ledger.scoped_key(key, scope), record, part, cut) for key, record, part, cut in matches]
@@ -297,7 +299,7 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
         )
         if claimed is None:
             return MISS  # pieces wait in the queue: the full path sends them first
-        if answered[1]:  # the kept reminder did not fit: it waits, marked for the full path
+        if answered[1]:  # a piece did not fit: it waits, marked for the full path
             delivery.set_mark(os.path.join(state, delivery.MARKS), queue, True)
         if not answered[0]:
             return None
@@ -309,8 +311,11 @@ def _recorder(
     event: HookEvent, limit: int, length: Callable[[str], int], matches: Sequence[tuple[str, str, str, int]],
     parts: Sequence[str], queue: str, answered: list[Any],
 ) -> Callable[[Any, list[bool], str | None], None]:
-    """What runs last in the claim's transaction: the answer's text (into ``answered[0]``), its delivery
-    record entries, and a kept reminder that does not fit beside the notices queued (``answered[1]``)."""
+    """What runs last in the claim's transaction, packing as the full path's delivery does
+    (``hosts._core.delivery.plan`` with an empty queue): the notices won, then a kept reminder that
+    no notice holds, in order, while they fit under ``limit``; the first that does not, and every
+    one after it, waits in the queue. Writes the answer's text (into ``answered[0]``), the delivery
+    record entries, and whether anything was queued (``answered[1]``)."""
 
     def record(conn: Any, won: list[bool], kept: str | None) -> None:
         import time
@@ -318,26 +323,36 @@ def _recorder(
         from ruleweave._kernel.sqlite import append_entries, push_queue
 
         where = (time.time(), event.name, event.call_id, event.agent_id)
-        sent = [(match, part) for match, part, flag in zip(matches, parts, won, strict=True) if flag]
-        text = delivery.SEPARATOR.join(part for _, part in sent)
-        entries = []
-        for (_, raw, _, cut), part in sent:
-            fields = ledger.read_record(raw)
-            kind, name, path = fields[:3] if fields is not None else ("rule", "", "")
-            size = len(part.encode())
+        pieces: list[tuple[str, str, str, str, str, int]] = []  # key, kind, name, path, text, cut
+        for (key, raw, _, cut), part, flag in zip(matches, parts, won, strict=True):
+            if flag:
+                fields = ledger.read_record(raw)
+                kind, name, path = fields[:3] if fields is not None else ("rule", "", "")
+                pieces.append((key, kind, name, path, part, cut))
+        if kept and not any(kept in piece[4] for piece in pieces):
+            pieces.append(("", "reminder", "", "", kept, 0))
+        sent: list[str] = []
+        entries: list[str] = []
+        back: list[str] = []
+        used = 0
+        for index, (key, kind, name, path, text, cut) in enumerate(pieces):
+            need = length(text) + (len(delivery.SEPARATOR) if sent else 0)
+            if used + need > limit:  # this one and all after it wait, in order
+                for key, kind, name, path, text, cut in pieces[index:]:
+                    size = len(text.encode("utf-8", "surrogatepass"))
+                    entries.append(delivery.entry("queued", kind, name, path, where, size=size, cut=cut))
+                    back.append(delivery.item(key, kind, name, path, text, cut, event.name, event.call_id,
+                                              where[0]))
+                break
+            used += need
+            sent.append(text)
+            size = len(text.encode("utf-8", "surrogatepass"))
             entries.append(delivery.entry("delivered", kind, name, path, where, size=size, cut=cut))
-        if kept and kept not in text:
-            size = len(kept.encode())
-            if length(text) + len(delivery.SEPARATOR) + length(kept) <= limit:
-                text = f"{text}{delivery.SEPARATOR}{kept}" if text else kept
-                entries.append(delivery.entry("delivered", "reminder", "", "", where, size=size))
-            else:  # no room beside the notices: it goes out with the next answer
-                entries.append(delivery.entry("queued", "reminder", "", "", where, size=size))
-                item = delivery.item("", "reminder", "", "", kept, 0, event.name, event.call_id, where[0])
-                push_queue(conn, queue, [item], front=False)
-                answered[1] = True
+        if back:
+            push_queue(conn, queue, back, front=True)
+            answered[1] = True
         append_entries(conn, event.session_id, entries)
-        answered[0] = text
+        answered[0] = delivery.SEPARATOR.join(sent)
 
     return record
 

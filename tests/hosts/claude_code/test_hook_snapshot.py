@@ -353,3 +353,46 @@ def test_the_prefill_is_one_file_and_a_damaged_one_is_not_trusted(
     touch_c = read_event(plain, "pkg/c/mod.py", "t3", session="p3")
     assert fast(touch_c, state_dir, monkeypatch) is snapshot.MISS
     assert "Use type hints everywhere." in context_of(run_hook(touch_c)[1])
+
+
+def test_notices_past_the_limit_are_queued_on_the_warm_path_as_on_the_full_path(
+    write_tree: WriteTree, run_hook: RunHook, hook_env: dict[str, str], state_dir: Path
+) -> None:
+    """Two notices that together pass Claude Code's 10,000 characters: the warm path sends the first
+    and queues the second, as the full path does; the next event (a full path, as pieces wait)
+    delivers it. Answers and delivery records are the same in a session that never used the snapshot."""
+    body = "".join(f"Line {i} of a long rule, kept whole.\n" for i in range(160))  # ~5,900 characters
+    root = write_tree({
+        ".cursor/rules/a-first.mdc": f'---\nglobs: "**/*.py"\n---\n{body}',
+        ".cursor/rules/b-second.mdc": f'---\nglobs: "src/**"\n---\n{body}',
+        "src/app.py": "x = 1\n",
+        "README.md": "# Read me\n",
+    })
+    backdate(root)
+    run_hook(read_event(root, "README.md", "t0", session="warm-up"))  # writes the snapshot
+    first = json.dumps(read_event(root, "src/app.py", "t1", session="warm")).encode()
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", RULEWEAVE, "hook", "claude-code"],
+        input=first, capture_output=True, env=hook_env, check=True,
+    )
+    assert " ruleweave.ruleset\n" not in done.stderr.decode()  # answered from the snapshot
+    answers = {"warm": [context_of(done.stdout.decode())]}
+    answers["warm"].append(context_of(run_hook(read_event(root, "README.md", "t2", session="warm"))[1]))
+    answers["full"] = [
+        context_of(run_hook(read_event(root, rel, call, session="full"), "--no-snapshot")[1])
+        for rel, call in (("src/app.py", "t1"), ("README.md", "t2"))
+    ]
+    assert answers["warm"] == answers["full"]
+    assert answers["warm"][0].startswith("[rule: a-first]") and "[rule: b-second]" not in answers["warm"][0]
+    assert answers["warm"][1].startswith("[rule: b-second]")
+    store = SQLiteStore(state_dir / "state.db")
+    records = {
+        session: [
+            {k: v for k, v in json.loads(e).items() if k not in ("at",)} for e in store.deliveries(session)
+        ]
+        for session in ("warm", "full")
+    }
+    assert records["warm"] == records["full"]
+    assert [(r["action"], r["name"]) for r in records["warm"]] == [
+        ("delivered", "a-first"), ("queued", "b-second"), ("dequeued", "b-second"), ("delivered", "b-second"),
+    ]
