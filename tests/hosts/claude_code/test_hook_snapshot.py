@@ -289,6 +289,16 @@ def test_a_directory_holds_instruction_files_as_lexists_finds_them(tmp_path: Pat
         assert _holds(str(tmp_path), subset) is expected, (files, subset)
 
 
+def answered_warm(payload: dict[str, Any], hook_env: dict[str, str]) -> str:
+    """The hook's output for ``payload``, checked to come from the snapshot (the rules never loaded)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", RULEWEAVE, "hook", "claude-code"],
+        input=json.dumps(payload).encode(), capture_output=True, env=hook_env, check=True,
+    )
+    assert " ruleweave.ruleset\n" not in done.stderr.decode()
+    return done.stdout.decode()
+
+
 def test_a_rule_cut_for_size_is_answered_warm_with_the_full_paths_record(
     write_tree: WriteTree, run_hook: RunHook, hook_env: dict[str, str], state_dir: Path
 ) -> None:
@@ -299,14 +309,8 @@ def test_a_rule_cut_for_size_is_answered_warm_with_the_full_paths_record(
     root = write_tree({".cursor/rules/long.mdc": rule, "src/app.py": "x = 1\n"})
     backdate(root)
     run_hook(read_event(root, "src/app.py", "t0", session="warm-up"))  # writes the snapshot
-    payload = json.dumps(read_event(root, "src/app.py", "t1", session="warm")).encode()
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", RULEWEAVE, "hook", "claude-code"],
-        input=payload, capture_output=True, env=hook_env, check=True,
-    )
-    assert " ruleweave.ruleset\n" not in done.stderr.decode()  # answered from the snapshot
+    warm_text = context_of(answered_warm(read_event(root, "src/app.py", "t1", session="warm"), hook_env))
     _, full, _ = run_hook(read_event(root, "src/app.py", "t1", session="full"), "--no-snapshot")
-    warm_text = context_of(done.stdout.decode())
     assert warm_text == context_of(full) and "bytes left out; whole text at" in warm_text
     assert len(warm_text.encode()) < len(essay.encode())
     store = SQLiteStore(state_dir / "state.db")
@@ -370,13 +374,8 @@ def test_notices_past_the_limit_are_queued_on_the_warm_path_as_on_the_full_path(
     })
     backdate(root)
     run_hook(read_event(root, "README.md", "t0", session="warm-up"))  # writes the snapshot
-    first = json.dumps(read_event(root, "src/app.py", "t1", session="warm")).encode()
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", RULEWEAVE, "hook", "claude-code"],
-        input=first, capture_output=True, env=hook_env, check=True,
-    )
-    assert " ruleweave.ruleset\n" not in done.stderr.decode()  # answered from the snapshot
-    answers = {"warm": [context_of(done.stdout.decode())]}
+    first = answered_warm(read_event(root, "src/app.py", "t1", session="warm"), hook_env)
+    answers = {"warm": [context_of(first)]}
     answers["warm"].append(context_of(run_hook(read_event(root, "README.md", "t2", session="warm"))[1]))
     answers["full"] = [
         context_of(run_hook(read_event(root, rel, call, session="full"), "--no-snapshot")[1])
