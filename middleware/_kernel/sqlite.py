@@ -23,8 +23,8 @@ used now (``touch_session``).
 ``SQLiteStore`` (``ruleweave.store.sqlite``) creates, checks and sweeps the
 file and runs every operation; the Claude Code hook's warm path opens a file
 that store made (``open_claims``) and claims its notices with the function
-``SQLiteStore.claim_many`` runs (``claim_and_take``; ``claim_unless_queued`` also
-checks the delivery queue and writes the delivery record).
+``SQLiteStore.claim_many`` runs (``claim_and_take``; ``claim_with_queue`` also
+takes the delivery queue and writes what goes back and the delivery record).
 
 Standard library only, and no ``typing``: the hook's warm path imports this
 module. It imports the C module ``_sqlite3`` that ``sqlite3`` wraps (the
@@ -251,7 +251,7 @@ def claim_and_take(
     """Claim ``keys`` and, with ``take``, read that value and set it to ``''``, in one write transaction.
 
     This is ``SQLiteStore.claim_many``; the hook's warm path runs the same claims
-    through ``claim_unless_queued``.
+    through ``claim_with_queue``.
 
     Args:
         conn: A connection (``open_claims``, or ``SQLiteStore``'s).
@@ -275,7 +275,7 @@ def claim_and_take(
     )
 
 
-def claim_unless_queued(
+def claim_with_queue(
     conn: sqlite3.Connection,
     session_id: str,
     queue: str,
@@ -283,26 +283,30 @@ def claim_unless_queued(
     call_id: str | None,
     records: Sequence[str],
     take: str | None,
-    then: Callable[[sqlite3.Connection, list[bool], str | None], None],
+    then: Callable[[sqlite3.Connection, list[bool], str | None, list[str]], None],
     *,
     ttl: float = DEFAULT_TTL,
+    ready: Callable[[list[str], str | None], bool] | None = None,
 ) -> tuple[list[bool], str | None] | None:
-    """The hook's warm claim: nothing while ``queue`` has pieces waiting; else ``claim_and_take``'s claims,
-    then ``then(conn, won, taken)`` (the answer's delivery record), in one write transaction.
+    """The hook's warm claim: ``queue``'s waiting pieces taken and ``claim_and_take``'s claims made, then
+    ``then(conn, won, taken, waiting)`` (which packs the answer, puts back what does not fit and writes
+    the delivery record), in one write transaction.
 
     Args:
         conn: A connection (``open_claims``).
         session_id: The session.
-        queue: The delivery queue the answer would have to send first (``delivery.queue_id``).
+        queue: The delivery queue the answer sends first (``delivery.queue_id``).
         keys: As ``claim_and_take``.
         call_id: As ``claim_and_take``.
         records: As ``claim_and_take``.
         take: As ``claim_and_take``.
         then: Run last inside the transaction.
         ttl: Seconds a session may go unused before its state is dropped.
+        ready: Asked first, with the waiting pieces and the value ``take`` names (nothing taken or
+            claimed yet): ``False`` leaves everything as it was.
 
     Returns:
-        As ``claim_and_take``; ``None`` (nothing written) when pieces wait in ``queue``.
+        As ``claim_and_take``; ``None`` (nothing written) when ``ready`` said no.
 
     Raises:
         sqlite3.Error: The database failed; nothing was written.
@@ -310,10 +314,14 @@ def claim_unless_queued(
     at = time.time()
 
     def body() -> tuple[list[bool], str | None] | None:
-        if queued(conn, queue):
+        waiting = _queue_items(conn, queue)
+        kept = None if take is None else read_value(conn, session_id, take)
+        if ready is not None and not ready(waiting, kept):
             return None
+        if waiting:
+            conn.execute("DELETE FROM queue WHERE session = ?", (queue,))
         won, taken = _claim(conn, session_id, keys, call_id, records, take, ttl, at)
-        then(conn, won, taken)
+        then(conn, won, taken, waiting)
         return won, taken
 
     return transaction(conn, body, write=True)
@@ -363,9 +371,15 @@ def push_queue(conn: sqlite3.Connection, session_id: str, items: Sequence[str], 
 
 def take_queue(conn: sqlite3.Connection, session_id: str) -> list[str]:
     """Remove and return every item of the session's queue, first first (in a write transaction)."""
-    rows = conn.execute("SELECT item FROM queue WHERE session = ? ORDER BY pos", (session_id,)).fetchall()
-    if rows:
+    items = _queue_items(conn, session_id)
+    if items:
         conn.execute("DELETE FROM queue WHERE session = ?", (session_id,))
+    return items
+
+
+def _queue_items(conn: sqlite3.Connection, session_id: str) -> list[str]:
+    """Every item of the session's queue, first first."""
+    rows = conn.execute("SELECT item FROM queue WHERE session = ? ORDER BY pos", (session_id,)).fetchall()
     return [str(text) for (text,) in rows]
 
 

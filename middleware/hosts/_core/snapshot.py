@@ -16,11 +16,13 @@ It is trusted only while every dependency is as recorded: each file read
 (kind, size, mtime_ns, inode), each directory listed (the same), each path
 only looked at (whether it exists and what it is). Directories are deps of
 the rule set, or of one directory's entry (the chain from the root down and
-what nested lookups read there). Anything this module cannot answer exactly
-as the full path would — steering, streamed rules (except a PostToolUse's
-kept reminder), a gated rule, a notice alone past the answer's limit, patch text in
-a tool's input, an unknown directory, an event log — is a ``MISS``, and the
-full path answers.
+what nested lookups read there). What waits in the session's delivery queue
+goes out first, packed with the notices under the agent's limit as the full
+path's delivery packs them. Anything this module cannot answer exactly as the
+full path would — steering, streamed rules (except a PostToolUse's kept
+reminder), a gated rule, a piece alone past the answer's limit, a subagent's
+queue, patch text in a tool's input, an unknown directory, an event log — is a
+``MISS``, and the full path answers.
 """
 
 from __future__ import annotations
@@ -215,8 +217,9 @@ def answer(agent: Host, payload: Mapping[str, Any], options: HookOptions) -> obj
     cwd = os.path.normpath(os.path.abspath(cwd))
     state = state_directory(os.environ, os.path.expanduser("~"))
     queue = delivery.queue_id(event.session_id, event.agent_id)
-    if _context_event(agent, event) and delivery.marked(os.path.join(state, delivery.MARKS), queue):
-        return MISS  # pieces wait in the session's queue: they go out with this answer, the full path's job
+    waiting = _context_event(agent, event) and delivery.marked(os.path.join(state, delivery.MARKS), queue)
+    if waiting and (event.agent_id is not None or agent.encode(event, CONTEXT, "-") is None):
+        return MISS  # a subagent's queue, or an event that takes no context: the full path's delivery
     kind = event.kind
     if kind is None:
         return None
@@ -227,15 +230,19 @@ def answer(agent: Host, payload: Mapping[str, Any], options: HookOptions) -> obj
         return MISS
     flags = data["flags"]
     if kind == USER_PROMPT:
-        return MISS if flags["steering"] or flags["ttsr"] else None
+        if flags["steering"] or flags["ttsr"]:
+            return MISS
+        return _deliver(agent, event, options, state, [], None, waiting) if waiting else None
     if kind == BEFORE_TOOL:
         if flags["steering"] or flags["ttsr"] or event.tool in agent.delegation_tools:
             return MISS  # a refusal to decide, or a delegated task to keep for its subagent's start
-        return _notices(agent, event, options, data, state) if event.tool in agent.notice_before else None
+        if event.tool not in agent.notice_before:
+            return None
+        return _notices(agent, event, options, data, state, waiting)
     if kind in (STOP, CHUNK):
         return MISS if flags["ttsr"] else None
     if kind == AFTER_TOOL:
-        return _notices(agent, event, options, data, state)
+        return _notices(agent, event, options, data, state, waiting)
     return None
 
 
@@ -246,9 +253,11 @@ def _context_event(agent: Host, event: HookEvent) -> bool:
     return event.kind in (USER_PROMPT, AFTER_TOOL)
 
 
-def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str, Any], state: str) -> object:
+def _notices(
+    agent: Host, event: HookEvent, options: HookOptions, data: dict[str, Any], state: str, waiting: bool
+) -> object:
     """The notices of the paths a tool call touches (after it ran, or before an edit of
-    ``Host.notice_before``), claimed in the store."""
+    ``Host.notice_before``), claimed in the store and sent after what waits in the queue."""
     tool, args, call_id = event.tool, event.args, event.call_id
     if not tool or not isinstance(args, dict):
         return MISS
@@ -267,92 +276,132 @@ def _notices(agent: Host, event: HookEvent, options: HookOptions, data: dict[str
     if matches is None:
         return MISS
     parts = [text for _, _, text, _ in matches]
-    limit = agent.context_limit
     length = delivery.UNITS[agent.context_unit]
-    if any(length(part) > limit for part in parts):
+    if any(length(part) > agent.context_limit for part in parts):
         return MISS  # a part alone over the limit: the full path cuts it to fit
-    if event.agent_id is not None and length(delivery.SEPARATOR.join(parts)) > limit:
+    if event.agent_id is not None and length(delivery.SEPARATOR.join(parts)) > agent.context_limit:
         return MISS  # a subagent's answer that queues: the full path's delivery keeps its queue
     if event.agent_id is not None:  # a subagent's own ledger (``ledger.agent_scope``)
         scope = ledger.agent_scope(event.agent_id)
         matches = [(ledger.scoped_key(key, scope), record, part, cut) for key, record, part, cut in matches]
     after = event.kind == AFTER_TOOL
     take = ledger.reminder_key(call_id) if after and call_id is not None and data["flags"]["ttsr"] else None
-    if matches or take is not None:
-        db = store_file(options, state)
-        if db is None:
-            return MISS
-        from ruleweave._kernel.sqlite import DEFAULT_TTL, claim_unless_queued, open_claims
+    return _deliver(agent, event, options, state, matches, take, waiting)
 
-        conn = open_claims(db[0])
-        if conn is None:
-            return MISS  # no state file yet, or not one of this schema: SQLiteStore decides
-        # Not closed here: closing the last connection checkpoints the WAL (an fsync); the
-        # hook process exits without it, and the next commit's auto-checkpoint does that work.
-        queue = delivery.queue_id(event.session_id, event.agent_id)
-        answered: list[Any] = ["", False]  # the answer's text; whether a kept reminder was queued
-        claimed = claim_unless_queued(
-            conn, event.session_id, queue, [k for k, _, _, _ in matches], call_id,
-            [r for _, r, _, _ in matches] if call_id is not None else [], take,
-            _recorder(event, limit, length, matches, parts, queue, answered),
-            ttl=DEFAULT_TTL if db[1] is None else db[1],
-        )
-        if claimed is None:
-            return MISS  # pieces wait in the queue: the full path sends them first
-        if answered[1]:  # a piece did not fit: it waits, marked for the full path
-            delivery.set_mark(os.path.join(state, delivery.MARKS), queue, True)
-        if not answered[0]:
-            return None
-        return agent.encode(event, CONTEXT, answered[0])
-    return None
+
+def _deliver(
+    agent: Host,
+    event: HookEvent,
+    options: HookOptions,
+    state: str,
+    matches: Sequence[tuple[str, str, str, int]],
+    take: str | None,
+    waiting: bool,
+) -> object:
+    """Claim ``matches`` (and ``take`` the kept reminder), and answer with what waits in the queue, then
+    the notices won, packed under the agent's limit (``_recorder``); nothing to do, no store opened."""
+    if not matches and take is None and not waiting:
+        return None
+    db = store_file(options, state)
+    if db is None:
+        return MISS
+    from ruleweave._kernel.sqlite import DEFAULT_TTL, claim_with_queue, open_claims
+
+    conn = open_claims(db[0])
+    if conn is None:
+        return MISS  # no state file yet, or not one of this schema: SQLiteStore decides
+    # Not closed here: closing the last connection checkpoints the WAL (an fsync); the
+    # hook process exits without it, and the next commit's auto-checkpoint does that work.
+    queue = delivery.queue_id(event.session_id, event.agent_id)
+    answered: list[Any] = ["", False]  # the answer's text; whether pieces wait in the queue after it
+    call_id = event.call_id
+    limit, length = agent.context_limit, delivery.UNITS[agent.context_unit]
+
+    def ready(waiting: list[str], kept: str | None) -> bool:
+        # Only the full path cuts a piece alone over the limit to fit.
+        if kept and length(kept) > limit:
+            return False
+        return not any((item := delivery.read_item(raw)) is not None and length(item[4]) > limit
+                       for raw in waiting)
+
+    claimed = claim_with_queue(
+        conn, event.session_id, queue, [k for k, _, _, _ in matches], call_id,
+        [r for _, r, _, _ in matches] if call_id is not None else [], take,
+        _recorder(event, limit, length, matches, queue, answered),
+        ttl=DEFAULT_TTL if db[1] is None else db[1], ready=ready,
+    )
+    if claimed is None:
+        return MISS  # nothing was claimed, taken or recorded
+    if waiting or answered[1]:
+        delivery.set_mark(os.path.join(state, delivery.MARKS), queue, answered[1])
+    if not answered[0]:
+        return None
+    return agent.encode(event, CONTEXT, answered[0])
 
 
 def _recorder(
     event: HookEvent, limit: int, length: Callable[[str], int], matches: Sequence[tuple[str, str, str, int]],
-    parts: Sequence[str], queue: str, answered: list[Any],
-) -> Callable[[Any, list[bool], str | None], None]:
+    queue: str, answered: list[Any],
+) -> Callable[[Any, list[bool], str | None, list[str]], None]:
     """What runs last in the claim's transaction, packing as the full path's delivery does
-    (``hosts._core.delivery.plan`` with an empty queue): the notices won, then a kept reminder that
-    no notice holds, in order, while they fit under ``limit``; the first that does not, and every
-    one after it, waits in the queue. Writes the answer's text (into ``answered[0]``), the delivery
-    record entries, and whether anything was queued (``answered[1]``)."""
+    (``hosts._core.delivery.plan``): the pieces that waited in the queue, then the notices won (but
+    one a waiting piece already carries), then a kept reminder no notice holds, in order, while they
+    fit under ``limit``; the first that does not, and every one after it, go back to the queue. Writes
+    the answer's text (into ``answered[0]``), the delivery record entries, and whether pieces wait
+    after it (``answered[1]``). No piece is over the limit alone: ``_deliver`` asked first."""
 
-    def record(conn: Any, won: list[bool], kept: str | None) -> None:
+    def record(conn: Any, won: list[bool], kept: str | None, waiting: list[str]) -> None:
         import time
 
         from ruleweave._kernel.sqlite import append_entries, push_queue
 
         where = (time.time(), event.name, event.call_id, event.agent_id)
-        pieces: list[tuple[str, str, str, str, str, int]] = []  # key, kind, name, path, text, cut
-        for (key, raw, _, cut), part, flag in zip(matches, parts, won, strict=True):
+        # (the queue item it came from, or None for a new piece; key, kind, name, path, text, cut)
+        pieces: list[tuple[str | None, str, str, str, str, str, int]] = []
+        for raw in waiting:
+            item = delivery.read_item(raw)
+            if item is not None:  # an unreadable item: the full path drops it too
+                pieces.append((raw, *item[:6]))
+        held = {piece[1] for piece in pieces if piece[1]}
+        notices: list[tuple[str | None, str, str, str, str, str, int]] = []
+        for (key, ledger_record, part, cut), flag in zip(matches, won, strict=True):
             if flag:
-                fields = ledger.read_record(raw)
+                fields = ledger.read_record(ledger_record)
                 kind, name, path = fields[:3] if fields is not None else ("rule", "", "")
-                pieces.append((key, kind, name, path, part, cut))
-        if kept and not any(kept in piece[4] for piece in pieces):
-            pieces.append(("", "reminder", "", "", kept, 0))
+                notices.append((None, key, kind, name, path, part, cut))
+        if kept and not any(kept in notice[5] for notice in notices):
+            notices.append((None, "", "reminder", "", "", kept, 0))
+        pieces += [notice for notice in notices if not notice[1] or notice[1] not in held]
         sent: list[str] = []
         entries: list[str] = []
         back: list[str] = []
         used = 0
-        for index, (key, kind, name, path, text, cut) in enumerate(pieces):
+        for index, (source, _key, kind, name, path, text, cut) in enumerate(pieces):
             need = length(text) + (len(delivery.SEPARATOR) if sent else 0)
             if used + need > limit:  # this one and all after it wait, in order
-                for key, kind, name, path, text, cut in pieces[index:]:
-                    size = len(text.encode("utf-8", "surrogatepass"))
-                    entries.append(delivery.entry("queued", kind, name, path, where, size=size, cut=cut))
-                    back.append(delivery.item(key, kind, name, path, text, cut, event.name, event.call_id,
-                                              where[0]))
+                for rest in pieces[index:]:
+                    if rest[0] is not None:
+                        back.append(rest[0])
+                        continue
+                    _, r_key, r_kind, r_name, r_path, r_text, r_cut = rest
+                    size = len(r_text.encode("utf-8", "surrogatepass"))
+                    entries.append(
+                        delivery.entry("queued", r_kind, r_name, r_path, where, size=size, cut=r_cut)
+                    )
+                    back.append(delivery.item(r_key, r_kind, r_name, r_path, r_text, r_cut, event.name,
+                                              event.call_id, where[0]))
                 break
             used += need
             sent.append(text)
             size = len(text.encode("utf-8", "surrogatepass"))
+            if source is not None:
+                entries.append(delivery.entry("dequeued", kind, name, path, where, size=size))
             entries.append(delivery.entry("delivered", kind, name, path, where, size=size, cut=cut))
         if back:
             push_queue(conn, queue, back, front=True)
-            answered[1] = True
         append_entries(conn, event.session_id, entries)
         answered[0] = delivery.SEPARATOR.join(sent)
+        answered[1] = bool(back)
 
     return record
 

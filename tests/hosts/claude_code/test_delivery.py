@@ -24,7 +24,7 @@ from ruleweave.hosts.claude_code import CONTEXT_LIMIT, HOST, ClaudeCodeHooks
 from ruleweave.store import SQLiteStore
 from tests.conftest import WriteTree
 from tests.hosts.claude_code.conftest import RunHook, context_of, event, read_event
-from tests.hosts.claude_code.test_hook_snapshot import backdate
+from tests.hosts.claude_code.test_hook_snapshot import answered_warm, backdate
 
 RULES = 8
 """Scoped rules of about 5 KB each, all matching ``src/app.py``: 40 KB for one file."""
@@ -201,18 +201,20 @@ def test_fit_context_counts_utf16_and_names_the_whole() -> None:
     assert fit_context("short") == ("short", False)
 
 
-def test_command_hook_answers_never_exceed_the_limit_and_the_warm_path_waits(
+def test_command_hook_answers_never_exceed_the_limit_and_the_warm_path_sends_what_waits(
     write_tree: WriteTree, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Across hook processes: while pieces wait, the snapshot does not answer; every rule arrives once."""
+    """Across hook processes: what waits in the queue goes out first, from the snapshot too, each answer
+    under the limit; every rule arrives once, in order, and the mark goes with the last piece."""
     root = big_project(write_tree)
     backdate(root)
     texts = [context_of(run_hook(read(root, "src/app.py", "c0"))[1])]
     monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state_dir))
-    pending = read(root, "src/other.txt", "c1")
     assert marked(str(state_dir / MARKS), "s1")
-    assert snapshot.answer(HOST, pending, HookOptions()) is snapshot.MISS  # the mark: the queue goes first
-    for i in range(1, RULES + 2):
+    warm = snapshot.answer(HOST, read(root, "src/other.txt", "c1"), HookOptions())
+    assert warm is not snapshot.MISS  # the snapshot sends the queue's next piece
+    texts.append(context(warm))  # type: ignore[arg-type]
+    for i in range(2, RULES + 2):
         texts.append(context_of(run_hook(read(root, "src/other.txt", f"c{i}"))[1]))
     assert all(utf16_len(t) <= CONTEXT_LIMIT for t in texts)
     assert [n for t in texts for n in rules_in(t)] == [f"r{n}" for n in range(1, RULES + 1)]
@@ -258,28 +260,42 @@ def test_async_twin_delivers_the_same(write_tree: WriteTree) -> None:
     assert json.loads(sync_hooks.pool.store.deliveries("s1")[0])["action"] == "delivered"
 
 
-def test_the_warm_claim_waits_for_the_queue(tmp_path: Path) -> None:
-    """``claim_unless_queued``: with pieces waiting nothing is claimed or recorded; without, the claim and
-    its record are one transaction."""
-    from ruleweave._kernel.sqlite import append_entries, claim_unless_queued, open_claims
+def test_the_warm_claim_takes_the_queue_in_its_transaction(tmp_path: Path) -> None:
+    """``claim_with_queue``: the waiting pieces, the claims and what ``then`` writes are one transaction;
+    when ``ready`` says no, or ``then`` raises, nothing is claimed, taken or recorded."""
+    from ruleweave._kernel.sqlite import append_entries, claim_with_queue, open_claims, push_queue
 
     store = SQLiteStore(tmp_path / "state.db")
     conn = open_claims(str(store.path))
     assert conn is not None
-    ran: list[list[bool]] = []
+    ran: list[tuple[list[bool], list[str]]] = []
 
-    def then(c: Any, won: list[bool], kept: str | None) -> None:
-        ran.append(won)
+    def then(c: Any, won: list[bool], kept: str | None, waiting: list[str]) -> None:
+        ran.append((won, waiting))
         append_entries(c, "s", ["entry"])
+        push_queue(c, "s", waiting[1:], front=True)  # the first went out; the rest waits again
 
-    store.enqueue("s", ["waiting"])
-    assert claim_unless_queued(conn, "s", "s", ["inject:a"], "c1", ["r"], None, then) is None
-    assert ran == [] and store.claim("s", "inject:b") and store.deliveries("s") == []
-    assert store.take_queue("s") == ["waiting"]
-    assert claim_unless_queued(conn, "s", "s", ["inject:a", "inject:b"], "c1", ["r", "r"], None, then) == (
-        [True, False], None,
+    def refuse(c: Any, won: list[bool], kept: str | None, waiting: list[str]) -> None:
+        append_entries(c, "s", ["never"])
+        raise LookupError("the full path's job")
+
+    store.enqueue("s", ["first", "second"])
+    with pytest.raises(LookupError):
+        claim_with_queue(conn, "s", "s", ["inject:a"], "c1", ["r"], None, refuse)
+    assert store.deliveries("s") == []
+    asked: list[list[str]] = []
+
+    def not_ready(waiting: list[str], kept: str | None) -> bool:
+        asked.append(waiting)
+        return False
+
+    assert claim_with_queue(conn, "s", "s", ["inject:a"], "c1", ["r"], None, then, ready=not_ready) is None
+    assert asked == [["first", "second"]] and ran == [] and store.deliveries("s") == []
+    assert claim_with_queue(conn, "s", "s", ["inject:a", "inject:b"], "c1", ["r", "r"], None, then) == (
+        [True, True], None,
     )
-    assert ran == [[True, False]] and store.deliveries("s") == ["entry"]
+    assert ran == [([True, True], ["first", "second"])] and store.deliveries("s") == ["entry"]
+    assert store.take_queue("s") == ["second"] and not store.claim("s", "inject:a")
     conn.close()
     store.close()
 
@@ -408,3 +424,62 @@ def test_a_subagent_gets_its_whole_start_context_through_its_own_queue(write_tre
     texts += [context(hooks.handle({**read(root, "CLAUDE.md", f"a{i}"), **sub})) for i in range(6)]
     assert all(utf16_len(t) <= CONTEXT_LIMIT for t in texts) and texts[1] and not texts[-1]
     assert without_part_lines(texts) == [line for line in whole.splitlines() if line]
+
+
+def test_the_warm_path_sends_a_waiting_start_context_as_the_full_path_does(
+    write_tree: WriteTree, run_hook: RunHook, hook_env: dict[str, str], state_dir: Path
+) -> None:
+    """A 40 KB start context waits in parts after SessionStart; the next events (a prompt, Reads) send
+    them from the snapshot, without loading the rules: the same answers, in the same order, and the
+    same delivery record as a session that never used the snapshot."""
+    root = big_start(write_tree)
+    backdate(root)
+    run_hook(event(root, "SessionStart", session="warm-up", source="startup"))  # writes the snapshot
+    events = [
+        event(root, "UserPromptSubmit", prompt="go", prompt_id="p1"),
+        *[read_event(root, "src/app.py", f"c{i}") for i in range(5)],
+    ]
+    answers: dict[str, list[str]] = {}
+    for session, options in (("warm", ()), ("full", ("--no-snapshot",))):
+        start = event(root, "SessionStart", session=session, source="startup")
+        texts = [context_of(run_hook(start, *options)[1])]
+        for payload in events:
+            payload = dict(payload, session_id=session)
+            texts.append(context_of(answered_warm(payload, hook_env) if not options
+                                    else run_hook(payload, *options)[1]))
+        answers[session] = texts
+    assert answers["warm"] == answers["full"] and answers["warm"][2] and not answers["warm"][-1]
+    assert all(utf16_len(t) <= CONTEXT_LIMIT for t in answers["warm"])
+    store = SQLiteStore(state_dir / "state.db")
+    records = {
+        session: [{k: v for k, v in json.loads(e).items() if k != "at"} for e in store.deliveries(session)]
+        for session in ("warm", "full")
+    }
+    assert records["warm"] == records["full"]
+    assert [r["action"] for r in records["warm"]].count("dequeued") >= 3
+    assert not marked(str(state_dir / MARKS), "warm")
+    store.close()
+
+
+def test_a_waiting_piece_over_the_limit_is_left_to_the_full_path(
+    write_tree: WriteTree, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the full path cuts a piece alone over the limit: with one waiting, the snapshot answers
+    nothing and takes nothing; the full path then sends it cut, with its marker."""
+    from ruleweave._kernel.delivery import item, queue_id, set_mark
+
+    root = write_tree({".cursor/rules/py.mdc": "---\nglobs: '**/*.py'\n---\nPY.\n", "a.py": "", "b.txt": ""})
+    backdate(root)
+    run_hook(read(root, "b.txt", "warm-up", session="other"))  # writes the snapshot and the store
+    store = SQLiteStore(state_dir / "state.db")
+    long_piece = item("inject:big", "rule", "big", "big.mdc", "[rule: big]\n" + "x" * 60 + ("\nline" * 3000),
+                      0, "PostToolUse", "c0", 0.0)
+    store.enqueue(queue_id("s1", None), [long_piece])
+    set_mark(str(state_dir / MARKS), "s1", True)
+    monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state_dir))
+    assert snapshot.answer(HOST, read(root, "a.py", "c1"), HookOptions()) is snapshot.MISS
+    assert store.take_queue("s1") == [long_piece] and store.deliveries("s1") == []
+    store.enqueue("s1", [long_piece])
+    text = context_of(run_hook(read(root, "a.py", "c1"))[1])
+    assert text.startswith("[rule: big]") and utf16_len(text) <= CONTEXT_LIMIT and "left out" in text
+    store.close()
