@@ -37,9 +37,10 @@ Standard library only, and no ``typing``: the hook's warm path imports this modu
 
 from __future__ import annotations
 
-import json
 import os
 import zlib
+
+from ruleweave._kernel import jsontext
 
 RECORD_LIMIT = 1000
 """Entries a store keeps per session in the delivery record; past it the oldest are dropped."""
@@ -113,7 +114,7 @@ def entry(
         The entry.
     """
     at, event, call, agent = where
-    return json.dumps(
+    return jsontext.dumps(
         {
             "at": round(at, 3), "action": action, "event": event, "call": call, "agent": agent,
             "kind": kind, "name": name, "path": path, "bytes": size, "cut": cut,
@@ -125,7 +126,7 @@ def entry(
 def read_entry(text: str) -> dict[str, object] | None:
     """The fields of a record entry, or ``None`` for text that is not one (never raises)."""
     try:
-        found = json.loads(text)
+        found = jsontext.loads(text)
     except (ValueError, TypeError, RecursionError):
         return None
     return found if isinstance(found, dict) and found.get("action") in ACTIONS else None
@@ -136,13 +137,13 @@ def item(
     call: str | None, at: float,
 ) -> str:
     """One queue item, as JSON text: a piece and the event it was due at."""
-    return json.dumps([key, kind, name, path, text, cut, event, call, round(at, 3)], ensure_ascii=False)
+    return jsontext.dumps([key, kind, name, path, text, cut, event, call, round(at, 3)], ensure_ascii=False)
 
 
 def read_item(text: str) -> tuple[str, str, str, str, str, int, str | None, str | None, float] | None:
     """The fields of a queue item, or ``None`` for text that is not one (never raises)."""
     try:
-        key, kind, name, path, body, cut, event, call, at = json.loads(text)
+        key, kind, name, path, body, cut, event, call, at = jsontext.loads(text)
     except (ValueError, TypeError, RecursionError):
         return None
     if not all(isinstance(v, str) for v in (key, kind, name, path, body)) or not isinstance(cut, int):

@@ -11,9 +11,7 @@ Standard library only, and no ``typing``: the hook's warm path imports this modu
 
 from __future__ import annotations
 
-import json
-from json.encoder import encode_basestring as _quoted
-
+from ruleweave._kernel.jsontext import loads, quoted
 from ruleweave._kernel.surrogates import escape_surrogates
 
 NOTICE_PREFIX = "inject:"
@@ -77,7 +75,7 @@ def record(kind: str, name: str, path: str, trigger: str, glob: str | None) -> s
     # ``json.dumps([...], ensure_ascii=False)`` spelled out: the same text at a fifth of the cost
     # (every notice a call may claim needs its record).
     fields = (kind, name, path, trigger, glob)
-    return escape_surrogates("[" + ", ".join("null" if f is None else _quoted(f) for f in fields) + "]")
+    return escape_surrogates("[" + ", ".join("null" if f is None else quoted(f) for f in fields) + "]")
 
 
 def read_record(text: str) -> tuple[str, str, str, str, str | None] | None:
@@ -90,7 +88,7 @@ def read_record(text: str) -> tuple[str, str, str, str, str | None] | None:
         The five fields, or ``None`` for text that is not five JSON values.
     """
     try:
-        kind, name, path, trigger, glob = json.loads(text)
+        kind, name, path, trigger, glob = loads(text)
     except (ValueError, TypeError):
         return None
     return kind, name, path, trigger, glob

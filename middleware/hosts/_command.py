@@ -20,10 +20,10 @@ prints the answer.
 from __future__ import annotations
 
 import gc
-import json
 import os
 import sys
 
+from ruleweave._kernel import jsontext
 from ruleweave.hosts import MISS, NOTE, host
 from ruleweave.hosts._hook_log import HookLog
 from ruleweave.hosts._options import HOOK_OPTIONS, HookOptions, parse
@@ -201,7 +201,7 @@ def read_payload(stream: Any) -> Mapping[str, Any] | None:
     if len(data) > MAX_STDIN_BYTES:
         return None
     try:
-        payload = json.loads(data)
+        payload = jsontext.loads(data)
     except (ValueError, RecursionError):
         return None
     return payload if isinstance(payload, dict) else None
@@ -219,5 +219,5 @@ def usable_cwd(cwd: Any) -> bool:
 def emit(answer: Mapping[str, Any] | None, stream: Any) -> None:
     """Print the answer as one JSON line (nothing for ``None``)."""
     if answer is not None:
-        stream.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        stream.write(jsontext.dumps(answer, ensure_ascii=False) + "\n")
         stream.flush()

@@ -9,10 +9,11 @@ not read); writing never raises and never blocks on a FIFO.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import time
+
+from ruleweave._kernel import jsontext
 
 TYPE_CHECKING = False  # not typing's: the hook's fast path writes here too
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ class HookLog:
         """Append one event line; any failure (no room, not a regular file) is swallowed."""
         if self.path is None:
             return
-        line = json.dumps(
+        line = jsontext.dumps(
             {"event": event, "ts": round(time.time(), 6), **fields}, sort_keys=True, default=str
         )
         try:

@@ -27,12 +27,11 @@ queue, patch text in a tool's input, an unknown directory, an event log — is a
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import zlib
 
-from ruleweave._kernel import delivery, ledger
+from ruleweave._kernel import delivery, jsontext, ledger
 from ruleweave._kernel.state import STATE_FILE, parse_store_url, state_directory
 from ruleweave.hosts import (
     AFTER_TOOL,
@@ -85,7 +84,7 @@ def snapshot_key(agent: Host, options: HookOptions, cwd: str) -> str:
     options and the environment that shape the rule set (a snapshot built under another ``HOME`` only
     records that home's files)."""
     env = [os.environ.get(name) for name in ENVIRONMENT]
-    return json.dumps([FORMAT, agent.name, cwd, options.root, options.include_native, env])
+    return jsontext.dumps([FORMAT, agent.name, cwd, options.root, options.include_native, env])
 
 
 def snapshot_path(state: str, key: str) -> str:
@@ -138,7 +137,7 @@ def read_json(path: str) -> Any:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            return json.loads(handle.read())
+            return jsontext.loads(handle.read())
     except (OSError, ValueError, RecursionError):  # a damaged file is no snapshot: it is rebuilt
         return None
     finally:
