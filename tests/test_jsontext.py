@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruleweave._kernel import jsontext
+from tests.hosts.claude_code.test_hook_cold import imported_modules
 
 SCALARS = (
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True)
@@ -103,11 +104,11 @@ def test_what_json_cannot_hold_is_refused_alike() -> None:
 
 def test_the_warm_paths_modules_leave_json_and_re_out() -> None:
     """Importing the kernel and the hook's warm-path modules imports neither ``json`` nor ``re``."""
-    code = (
-        "import sys\n"
-        "import ruleweave.hosts._command, ruleweave.hosts._core.answer, ruleweave.hosts._core.snapshot\n"
-        "import ruleweave._kernel.delivery, ruleweave._kernel.ledger, ruleweave._kernel.sqlite\n"
-        "print(sorted(m for m in ('json', 're', 'enum') if m in sys.modules))\n"
+    modules = (
+        "ruleweave.hosts._command, ruleweave.hosts._core.answer, ruleweave.hosts._core.snapshot, "
+        "ruleweave._kernel.delivery, ruleweave._kernel.ledger, ruleweave._kernel.sqlite"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {modules}"],
+                          capture_output=True, check=True)
+    imported = imported_modules(done.stderr)
+    assert "ruleweave._kernel.jsontext" in imported and imported & {"json", "re", "enum"} == set()
