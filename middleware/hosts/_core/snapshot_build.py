@@ -52,6 +52,10 @@ RACY_SECONDS = 2.0
 PREFILL_DIRS = 256
 """Directories a new snapshot gets entries for up front (the rest on their first touch)."""
 
+NEARBY_DIRS = 64
+"""Directories a first touch outside the prefill adds entries for: its parent's subtree, breadth
+first. In a project larger than the prefill an agent working deep in it touches these next."""
+
 MAX_TOUCHED_ENTRIES = 16
 """Directories one event adds entries for: each entry holds the whole call's lookups, so a command
 line naming hundreds of directories would write hundreds of times hundreds (those stay cold)."""
@@ -138,21 +142,25 @@ def _deps(paths: Mapping[str, str]) -> list[list[Any]]:
 
 
 def _prefill(
-    ruleset: RuleSet, excluded: tuple[str, ...], seen: Mapping[str, str]
+    ruleset: RuleSet,
+    excluded: tuple[str, ...],
+    seen: Mapping[str, str],
+    start: str | None = None,
+    limit: int = PREFILL_DIRS,
 ) -> dict[str, dict[str, str] | None]:
-    """Entries for the project's first ``PREFILL_DIRS`` directories (breadth first, ignored trees
-    skipped), so a first touch there is answered warm: for each, what its nested lookup read —
-    with what its ancestors' read (cached in this process by then) and ``seen`` (what this
-    process read before) — or ``None`` when nested rules or instructions speak there."""
+    """Entries for the first ``limit`` directories of the project (or of ``start``'s subtree; breadth
+    first, ignored trees skipped), so a first touch there is answered warm: for each, what its
+    nested lookup read — with what its ancestors' read (cached in this process by then) and
+    ``seen`` (what this process read before) — or ``None`` when nested rules or instructions
+    speak there."""
     tree = ruleset.nested.tree
-    root = str(ruleset.config.root)
     out: dict[str, dict[str, str] | None] = {}
     inherited: dict[str, dict[str, str]] = {}
     holds: dict[str, bool] = {}
-    queue = [root]
+    queue = [start or str(ruleset.config.root)]
     recorder = Recorder(excluded)
     with recorder.recording():
-        while queue and len(out) < PREFILL_DIRS:
+        while queue and len(out) < limit:
             directory = queue.pop(0)
             recorder.paths = {}  # what this directory's lookups read
             clean = _clean(ruleset, os.path.join(directory, "_"), holds)
@@ -385,7 +393,8 @@ def _write(
     entries_dir = path[: -len(".json")]
     found: dict[str, dict[str, str] | None] = {}
     previous = read_json(path)
-    if not isinstance(previous, dict) or fingerprint != previous.get("fingerprint"):
+    rebuilt = not isinstance(previous, dict) or fingerprint != previous.get("fingerprint")
+    if rebuilt:
         if os.path.lexists(entries_dir):  # entries of another rule set
             with suppress(OSError), _opened_dir(state, os.path.dirname(entries_dir), create=False) as fd:
                 _remove_entries(os.path.basename(entries_dir), fd)
@@ -398,6 +407,8 @@ def _write(
             found[directory] = None  # always: a stale entry must go
         elif room:
             found[directory] = dict(calling.paths)
+    if room and not rebuilt:  # the rule set unchanged: a first touch may be outside the prefill
+        _nearby(ruleset, entries_dir, loading.excluded, calling.paths, touched, found)
     if found:
         _write_entries(state, path, found, fingerprint, racy, ruleset)
     root = str(config.root)
@@ -457,6 +468,39 @@ def _write_entries(
             if not any(s is not None and len(s) > 1 and s[2] > racy for _, _, s in entry):
                 name = os.path.basename(dir_path(path, directory))
                 _atomic_json_at(fd, name, {"dir": directory, "base": fingerprint, "deps": entry})
+
+
+def _nearby(
+    ruleset: RuleSet,
+    entries_dir: str,
+    excluded: tuple[str, ...],
+    seen: Mapping[str, str],
+    touched: Mapping[str, bool],
+    found: dict[str, dict[str, str] | None],
+) -> None:
+    """Add to ``found`` the entries of the ``NEARBY_DIRS`` directories around the first clean touched
+    directory neither the prefill nor an entry file knew (its parent's subtree), but those already
+    known: a first touch outside the prefill costs a cold start, its neighbours' need not."""
+    try:
+        names = set(os.listdir(entries_dir))
+    except OSError:
+        return
+    bundle = read_json(os.path.join(entries_dir, PREFILL))
+    dirs = bundle.get("dirs") if isinstance(bundle, dict) else None
+    known = set(dirs) if isinstance(dirs, dict) else set()
+
+    def new(directory: str) -> bool:
+        entry = os.path.basename(dir_path(entries_dir + ".json", directory))
+        return directory not in known and entry not in names
+
+    inside = str(ruleset.config.root).rstrip("/") + "/"
+    for directory, clean in touched.items():
+        parent = os.path.dirname(directory)
+        if clean and parent.startswith(inside) and new(directory):
+            for near, recorded in _prefill(ruleset, excluded, seen, start=parent, limit=NEARBY_DIRS).items():
+                if recorded is not None and near not in found and new(near):
+                    found[near] = recorded
+            return  # one neighbourhood an event: a command naming many directories writes no more
 
 
 def _write_prefill(

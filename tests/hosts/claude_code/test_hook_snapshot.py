@@ -395,3 +395,31 @@ def test_notices_past_the_limit_are_queued_on_the_warm_path_as_on_the_full_path(
     assert [(r["action"], r["name"]) for r in records["warm"]] == [
         ("delivered", "a-first"), ("queued", "b-second"), ("dequeued", "b-second"), ("delivered", "b-second"),
     ]
+
+
+def test_a_first_touch_beyond_the_prefill_makes_its_neighbours_warm(
+    write_tree: WriteTree, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300 directories: the prefill's 256 miss ``deep/``. Its first touch takes the full path and
+    writes entries for its neighbourhood, so a sibling's first touch is warm; a nested rule folder
+    added there since is still honoured."""
+    files = {f"wide/d{i:03}/x.txt": "" for i in range(300)}
+    files.update({f"deep/pkg/m{i}/mod.py": "x = 1\n" for i in range(3)})
+    files[".cursor/rules/python.mdc"] = '---\nglobs: "**/*.py"\n---\nUse type hints everywhere.\n'
+    root = write_tree(files)
+    backdate(root)
+    run_hook(read_event(root, "wide/d000/x.txt", "t0", session="w0"))  # writes the snapshot
+    first = read_event(root, "deep/pkg/m0/mod.py", "t1", session="w1")
+    assert fast(first, state_dir, monkeypatch) is snapshot.MISS
+    assert "Use type hints" in context_of(run_hook(first)[1])
+    sibling = fast(read_event(root, "deep/pkg/m1/mod.py", "t2", session="w2"), state_dir, monkeypatch)
+    assert sibling is not snapshot.MISS and "Use type hints" in json.dumps(sibling)
+    (root / "deep/pkg/m2/.cursor/rules").mkdir(parents=True)
+    (root / "deep/pkg/m2/.cursor/rules/m2.mdc").write_text('---\nglobs: "**/*.py"\n---\nModule two.\n')
+    past = time.time() - 30
+    for changed in (root / "deep/pkg/m2/.cursor/rules/m2.mdc", root / "deep/pkg/m2/.cursor/rules",
+                    root / "deep/pkg/m2/.cursor", root / "deep/pkg/m2"):
+        os.utime(changed, (past, past))
+    touch = read_event(root, "deep/pkg/m2/mod.py", "t3", session="w3")
+    assert fast(touch, state_dir, monkeypatch) is snapshot.MISS
+    assert "Module two." in context_of(run_hook(touch)[1])
