@@ -1,5 +1,6 @@
-"""What every host's tests do the same way: run ``ruleweave hook <agent>`` as the agent would, and apply
-an installer's ``change`` to a real file as ``ruleweave install`` would."""
+"""What every host's tests do the same way: run ``ruleweave hook <agent>`` as the agent would, apply
+an installer's ``change`` to a real file as ``ruleweave install`` would, and lay out the settings
+layers an agent merges."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+import pytest
+
+from ruleweave.config import RuleweaveConfig
 
 RULEWEAVE = str(Path(sys.executable).parent / "ruleweave")
 """The console script the package installs (what the agents run)."""
@@ -67,3 +72,27 @@ def apply(
         if mode is not None:
             path.chmod(mode)
     return changes
+
+
+class Layers(NamedTuple):
+    """A project's config and the settings files an agent merges over its system defaults."""
+
+    config: RuleweaveConfig
+    user: Path
+    project: Path
+    system: Path
+
+
+def settings_layers(
+    root: Path, user: Path, folder: str, system_variable: str, monkeypatch: pytest.MonkeyPatch
+) -> Layers:
+    """A project at ``root`` (a ``.git`` marker) whose agent reads ``user``, ``<root>/<folder>/settings.json``
+    and the system settings file ``system_variable`` names (set to one under ``root/etc``): their folders
+    are made, the files are not."""
+    (root / ".git").mkdir()
+    system = root / "etc" / "settings.json"
+    monkeypatch.setenv(system_variable, str(system))
+    project = root / folder / "settings.json"
+    for path in (user, project, system):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return Layers(RuleweaveConfig(cwd=root), user, project, system)

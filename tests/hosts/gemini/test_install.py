@@ -15,7 +15,7 @@ import pytest
 from ruleweave.config import RuleweaveConfig
 from ruleweave.hosts.gemini import HOST
 from ruleweave.hosts.gemini.install import HOOK_NAME, change, files
-from tests.hosts.running import RULEWEAVE, apply
+from tests.hosts.running import RULEWEAVE, apply, settings_layers
 
 COMMAND = "ruleweave hook gemini"
 
@@ -73,13 +73,10 @@ def test_hooks_off_reads_hooks_config_as_gemini_merges_it(
     ``settingsSchema``); real runs (0.61.0): each, in the user's or the project's settings, ran no hook."""
     from ruleweave.hosts.gemini.install import hooks_off
 
-    (tmp_path / ".git").mkdir()
-    system = tmp_path / "etc" / "settings.json"
-    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(system))
-    config = RuleweaveConfig(cwd=tmp_path)
-    user, project = isolated_home / ".gemini" / "settings.json", tmp_path / ".gemini" / "settings.json"
-    for path in (user, project, system):
-        path.parent.mkdir(parents=True, exist_ok=True)
+    config, user, project, system = settings_layers(
+        tmp_path, isolated_home / ".gemini" / "settings.json", ".gemini", "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+        monkeypatch,
+    )
     assert hooks_off(config) is None
     user.write_text('{"hooksConfig": {"enabled": false}}')
     assert hooks_off(config) == f"hooksConfig.enabled is false in {user}"

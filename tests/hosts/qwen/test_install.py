@@ -14,7 +14,7 @@ import pytest
 from ruleweave.config import RuleweaveConfig
 from ruleweave.hosts.qwen import HOST
 from ruleweave.hosts.qwen.install import change, files
-from tests.hosts.running import apply
+from tests.hosts.running import apply, settings_layers
 
 COMMAND = "ruleweave hook qwen"
 
@@ -58,13 +58,10 @@ def test_hooks_off_reads_disable_all_hooks_from_the_deciding_layer(
     settings ran no hook, and the project's ``false`` over the user's ``true`` ran them."""
     from ruleweave.hosts.qwen.install import hooks_off
 
-    (tmp_path / ".git").mkdir()
-    system = tmp_path / "etc" / "settings.json"
-    monkeypatch.setenv("QWEN_CODE_SYSTEM_SETTINGS_PATH", str(system))
-    config = RuleweaveConfig(cwd=tmp_path)
-    user, project = isolated_home / ".qwen" / "settings.json", tmp_path / ".qwen" / "settings.json"
-    for path in (user, project, system):
-        path.parent.mkdir(parents=True, exist_ok=True)
+    config, user, project, system = settings_layers(
+        tmp_path, isolated_home / ".qwen" / "settings.json", ".qwen", "QWEN_CODE_SYSTEM_SETTINGS_PATH",
+        monkeypatch,
+    )
     assert hooks_off(config) is None
     user.write_text('{"disableAllHooks": true}')
     assert hooks_off(config) == f"disableAllHooks in {user}"
