@@ -401,14 +401,15 @@ def _write(
         prefilled = _prefill(ruleset, loading.excluded, calling.paths)
         with _opened_dir(state, entries_dir) as fd:
             _write_prefill(fd, prefilled, calling.paths, fingerprint, racy, ruleset)
-    room = len(touched) <= MAX_TOUCHED_ENTRIES and _entry_count(entries_dir) < MAX_ENTRIES
+    names = _entry_names(entries_dir)
+    room = len(touched) <= MAX_TOUCHED_ENTRIES and len(names or ()) < MAX_ENTRIES
     for directory, clean in touched.items():
         if not clean:
             found[directory] = None  # always: a stale entry must go
         elif room:
             found[directory] = dict(calling.paths)
-    if room and not rebuilt:  # the rule set unchanged: a first touch may be outside the prefill
-        _nearby(ruleset, entries_dir, loading.excluded, calling.paths, touched, found)
+    if room and not rebuilt and names is not None:  # the rule set unchanged: a touch may be past the prefill
+        _nearby(ruleset, entries_dir, names, loading.excluded, calling.paths, touched, found)
     if found:
         _write_entries(state, path, found, fingerprint, racy, ruleset)
     root = str(config.root)
@@ -473,18 +474,15 @@ def _write_entries(
 def _nearby(
     ruleset: RuleSet,
     entries_dir: str,
+    names: set[str],
     excluded: tuple[str, ...],
     seen: Mapping[str, str],
     touched: Mapping[str, bool],
     found: dict[str, dict[str, str] | None],
 ) -> None:
     """Add to ``found`` the entries of the ``NEARBY_DIRS`` directories around the first clean touched
-    directory neither the prefill nor an entry file knew (its parent's subtree), but those already
-    known: a first touch outside the prefill costs a cold start, its neighbours' need not."""
-    try:
-        names = set(os.listdir(entries_dir))
-    except OSError:
-        return
+    directory neither the prefill nor an entry file (``names``) knew (its parent's subtree), but those
+    already known: a first touch outside the prefill costs a cold start, its neighbours' need not."""
     bundle = read_json(os.path.join(entries_dir, PREFILL))
     dirs = bundle.get("dirs") if isinstance(bundle, dict) else None
     known = set(dirs) if isinstance(dirs, dict) else set()
@@ -557,11 +555,12 @@ def _remove_entries(name: str, parent: int) -> None:
         os.rmdir(name, dir_fd=parent)
 
 
-def _entry_count(directory: str) -> int:
+def _entry_names(directory: str) -> set[str] | None:
+    """The file names of an entries folder (``None`` when it cannot be listed)."""
     try:
-        return len(os.listdir(directory))
+        return set(os.listdir(directory))
     except OSError:
-        return 0
+        return None
 
 
 @contextmanager
