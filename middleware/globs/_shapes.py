@@ -315,7 +315,7 @@ TRANSLATED: LruCache[str, tuple[str, ...]] = LruCache(8192)
 hook fills it from the state directory's copy (``hosts._core.glob_cache``): importing
 ``wcmatch.glob`` costs a cold start ~10 ms, and most cold starts follow an edit that left the globs as
 they were. A long-lived process keeps none: ``_re2``'s cache serves it, and a second copy of a large
-rule set's translations would only slow its garbage collector."""
+rule set's translations would only hold memory."""
 
 _HOOKED: list[Callable[[], None] | None] = []
 """Empty until ``before_wcmatch``; then the loader, until it has run."""

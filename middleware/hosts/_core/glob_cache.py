@@ -6,7 +6,7 @@ A hook with no snapshot translates each glob whose shape needs a regex
 although the globs mostly stayed as they were. ``remember`` arranges for the
 saved translations to be read at the first one the process lacks (a rule set
 whose globs need none reads nothing); ``save`` writes them back with the ones
-learned meanwhile, most recently used first, at most ``MAX_KEPT``.
+learned meanwhile, the ``MAX_KEPT`` most recently used.
 
 The file (``snapshots/globs.json``, beside the snapshots) is keyed by
 ``FORMAT`` and by wcmatch's translator module as installed (its inode, size
