@@ -7,6 +7,9 @@ wall time and the child's CPU time (user + system) of:
   (a) ``python -c pass`` — the floor;
   (b) the hook with a warm snapshot: stdin JSON (a Read of a ``.py`` file in a
       new session, so the notice is claimed and printed) in, JSON out;
+  (b2) the same Read in a session that was given its notice before (nothing
+      to claim: answered from the session's memo, the state file unopened);
+  (b3) a Read of a file no rule covers, warm: what (b2) is measured against;
   (c) the hook with a cold snapshot: the same, the snapshot deleted first
       (it loads the rules, answers, and writes the snapshot again);
   (d) the full path as it was: ``--no-snapshot`` (import, load, answer);
@@ -60,6 +63,7 @@ FILES = {
     "AGENTS.md": "# Agents\nRun make test.\n",
     "src/app.py": "print('hi')\n",
     "src/ui.ts": "export const x = 1;\n",
+    "notes/todo.txt": "Nothing yet.\n",
 }
 
 
@@ -203,11 +207,16 @@ def main() -> None:
                 "tool_use_id": "toolu_1", "tool_response": {"type": "text"},
             }).encode()
 
+        def uncovered(session: str) -> bytes:  # a file no rule covers
+            return payload(session).replace(b"src/app.py", b"notes/todo.txt")
+
         subprocess.run(hook, input=payload("warm-up"), env=env, check=True, capture_output=True)
+        for case in ("given", "nothing"):  # the session's notice already went out
+            subprocess.run(hook, input=payload(case), env=env, check=True, capture_output=True)
         snapshots = state / "snapshots"
         assert snapshots.is_dir(), "no snapshot was written"
         samples: dict[str, list[tuple[float, float]]] = {
-            k: [] for k in ("pass", "warm", "cold", "full", "pydantic")
+            k: [] for k in ("pass", "warm", "given", "nothing", "cold", "full", "pydantic")
         }
         outputs: dict[str, set[bytes]] = {k: set() for k in ("warm", "cold", "full")}
         for i in range(rounds):
@@ -219,6 +228,10 @@ def main() -> None:
                 wall, cpu, out = timed(hook + args, payload(f"{case}-{i}"), env)
                 samples[case].append((wall, cpu))
                 outputs[case].add(out)
+            for case, data in (("given", payload("given")), ("nothing", uncovered("nothing"))):
+                wall, cpu, out = timed(hook, data, env)
+                assert out == b"", f"{case}: the hook answered {out!r}"
+                samples[case].append((wall, cpu))
             samples["pydantic"].append(timed([sys.executable, "-c", PYDANTIC_FLOOR], b"", env)[:2])
         served = mcp_round_trips(root, env, [f"mcp-{i}" for i in range(rounds)])
         samples["mcp"] = [(wall, 0.0) for wall, _ in served]
@@ -229,7 +242,9 @@ def main() -> None:
         base_wall = statistics.median(w for w, _ in samples["pass"])
         base_cpu = statistics.median(c for _, c in samples["pass"])
         labels = {
-            "pass": "(a) python -c pass", "warm": "(b) warm snapshot", "cold": "(c) cold snapshot",
+            "pass": "(a) python -c pass", "warm": "(b) warm snapshot",
+            "given": "(b2) warm, notice given before", "nothing": "(b3) warm, no rule for the file",
+            "cold": "(c) cold snapshot",
             "full": "(d) full path (--no-snapshot)", "pydantic": "(e) pydantic + one model (ref.)",
             "mcp": "(f) mcp_tool: running server",
         }

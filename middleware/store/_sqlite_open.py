@@ -16,6 +16,7 @@ try:  # the C module: the ``sqlite3`` package also imports ``datetime`` (see ``r
 except ImportError:  # an interpreter without CPython's module layout
     import sqlite3  # type: ignore[no-redef]
 
+from ruleweave._kernel import claimed
 from ruleweave._kernel.sqlite import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -42,6 +43,8 @@ def open_file(path: Path, busy_timeout: float) -> tuple[sqlite3.Connection, tupl
     """
     if not path.exists():
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # A new file may reuse a deleted one's inode: no memo of its claims may vouch for this one.
+        claimed.done(claimed.unclaiming(str(path)))
         # Create the file private to the user; SQLite gives -wal/-shm the same mode.
         os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
     identity = file_identity(str(path))

@@ -24,6 +24,7 @@ try:  # the C module: the ``sqlite3`` package also imports ``datetime`` (see ``r
 except ImportError:  # an interpreter without CPython's module layout
     import sqlite3  # type: ignore[no-redef]
 
+from ruleweave._kernel import claimed
 from ruleweave._kernel.sqlite import (
     DEFAULT_BUSY_TIMEOUT,
     DEFAULT_TTL,
@@ -158,6 +159,7 @@ class SQLiteStore(SQLiteDelivery):
     def _move_aside(self) -> None:
         """Move the damaged file away, so the next open starts afresh (lock held)."""
         self._close_connection()
+        claimed.done(claimed.unclaiming(str(self.path)))  # its claims are gone: no memo may vouch for them
         moved = move_aside(str(self.path), self._opened)  # None: another process did already
         if moved is not None:
             self.recovered.append(moved)
@@ -208,6 +210,15 @@ class SQLiteStore(SQLiteDelivery):
 
         return self._run(action, op)
 
+    def _release(self, action: str, session_id: str, body: Callable[[sqlite3.Connection], T]) -> T:
+        """``_write`` for a body that releases claims: under ``claimed.unclaiming``, so that no hook
+        trusts a memo of keys claimed before (``ruleweave._kernel.claimed``)."""
+        held = claimed.unclaiming(str(self.path))
+        try:
+            return self._write(action, session_id, body)
+        finally:
+            claimed.done(held)
+
     def _read(self, action: str, session_id: str, body: Callable[[sqlite3.Connection], T], empty: T) -> T:
         """Run ``body`` in a read transaction; ``empty`` when the session is unknown or expired."""
 
@@ -247,6 +258,7 @@ class SQLiteStore(SQLiteDelivery):
             conn.execute("DELETE FROM sessions WHERE last_used < ?", (cutoff,))
 
         transaction(conn, purge, write=True)
+        claimed.sweep(str(self.path), cutoff)  # their memos: long untrusted (``claimed.MAX_AGE``)
 
     # -- claims and the ledger --------------------------------------------------
 
@@ -327,7 +339,7 @@ class SQLiteStore(SQLiteDelivery):
                 doomed.append((session_id, key))
             conn.executemany("DELETE FROM claims WHERE session = ? AND key = ?", doomed)
 
-        self._write("release keys", session_id, body)
+        self._release("release keys", session_id, body)
 
     async def arelease(self, session_id: str, prefix: str = "") -> None:
         """Async twin of ``release``."""
@@ -387,7 +399,7 @@ class SQLiteStore(SQLiteDelivery):
             )
             return dropped
 
-        return self._write("forget calls", session_id, body)
+        return self._release("forget calls", session_id, body)
 
     async def aforget_calls(self, session_id: str, call_ids: Sequence[str]) -> LedgerEntries:
         """Async twin of ``forget_calls``."""
@@ -461,7 +473,11 @@ class SQLiteStore(SQLiteDelivery):
         def op(conn: sqlite3.Connection, now: float) -> None:
             transaction(conn, lambda: drop_session(conn, session_id), write=True)
 
-        self._run("forget a session", op)
+        held = claimed.unclaiming(str(self.path))
+        try:
+            self._run("forget a session", op)
+        finally:
+            claimed.done(held)
 
     async def aforget(self, session_id: str) -> None:
         """Async twin of ``forget``."""

@@ -10,7 +10,8 @@ table of the rules' globs (``ruleweave._kernel.globtable``), and for each
 directory seen whether nested rule folders or instruction files speak
 there. Here, a later process reads it back with only ``json``, ``os``, the
 kernel (``re2`` only for a glob that needs a pattern) and, to claim
-notices, ``sqlite3``.
+notices, ``sqlite3`` — not even that when the session's memo
+(``ruleweave._kernel.claimed``) shows every notice of the call went out before.
 
 It is trusted only while every dependency is as recorded: each file read
 (kind, size, mtime_ns, inode), each directory listed (the same), each path
@@ -304,6 +305,13 @@ def _deliver(
     db = store_file(options, state)
     if db is None:
         return MISS
+    import time
+
+    from ruleweave._kernel import claimed
+
+    keys = [k for k, _, _, _ in matches]
+    if take is None and not waiting and claimed.known(db[0], event.session_id, keys, db[1], time.time()):
+        return None  # every notice went out before: nothing to claim, the state file stays closed
     from ruleweave._kernel.sqlite import DEFAULT_TTL, claim_with_queue, open_claims
 
     conn = open_claims(db[0])
@@ -323,13 +331,22 @@ def _deliver(
         return not any((item := delivery.read_item(raw)) is not None and length(item[4]) > limit
                        for raw in waiting)
 
-    claimed = claim_with_queue(
-        conn, event.session_id, queue, [k for k, _, _, _ in matches], call_id,
-        [r for _, r, _, _ in matches] if call_id is not None else [], take,
-        _recorder(event, limit, length, matches, queue, answered),
-        ttl=DEFAULT_TTL if db[1] is None else db[1], ready=ready,
-    )
-    if claimed is None:
+    # Held from before the claim until its memo is written: no release can come in between.
+    held = claimed.holding(db[0]) if keys else None
+    try:
+        at = time.time()
+        done = claim_with_queue(
+            conn, event.session_id, queue, keys, call_id,
+            [r for _, r, _, _ in matches] if call_id is not None else [], take,
+            _recorder(event, limit, length, matches, queue, answered),
+            ttl=DEFAULT_TTL if db[1] is None else db[1], ready=ready,
+        )
+        if done is not None and held is not None:
+            held.remember(event.session_id, keys, at, db[1])
+    finally:
+        if held is not None:
+            held.release()
+    if done is None:
         return MISS  # nothing was claimed, taken or recorded
     if waiting or answered[1]:
         delivery.set_mark(os.path.join(state, delivery.MARKS), queue, answered[1])

@@ -99,7 +99,9 @@ class Recorder:
             path = os.path.abspath(os.fsdecode(raw))
         except (TypeError, ValueError):
             return
-        if path.startswith(self.excluded) or path.endswith((".py", ".pyc", ".so")) or "__pycache__" in path:
+        if f"{path}/".startswith(self.excluded):  # under an excluded directory, or that directory
+            return
+        if path.endswith((".py", ".pyc", ".so")) or "__pycache__" in path:
             return
         if _STRENGTH[how] >= _STRENGTH[self.paths.get(path, "s")]:
             self.paths[path] = how if path not in self.paths or how != "s" else self.paths[path]

@@ -17,7 +17,7 @@ import pytest
 from ruleweave import RuleweaveConfig, SQLiteStore
 from ruleweave._kernel.ledger import reminder_key
 from ruleweave.hosts._core import snapshot
-from ruleweave.hosts._core.snapshot_build import _holds
+from ruleweave.hosts._core.snapshot_build import Recorder, _holds
 from ruleweave.hosts._options import HookOptions
 from ruleweave.hosts.claude_code import CONTEXT_LIMIT, HOST
 from tests.conftest import WriteTree
@@ -123,6 +123,49 @@ def test_the_warm_path_imports_no_pydantic(plain: Path, run_hook: RunHook, hook_
     imported = done.stderr.decode()
     for module in ("pydantic", "structlog", "ruleweave.ruleset", "ruleweave.config", "typing"):
         assert f" {module}\n" not in imported and f" {module}." not in imported, module
+
+
+def warm_run(payload: dict[str, Any], env: dict[str, str]) -> tuple[str, set[str]]:
+    """One hook process under ``-X importtime``: its output and the modules it imported."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", RULEWEAVE, "hook", "claude-code"],
+        input=json.dumps(payload).encode(), capture_output=True, env=env, check=True,
+    )
+    modules = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines() if "|" in line}
+    return done.stdout.decode(), modules
+
+
+def test_notices_given_before_are_answered_without_opening_the_state_file(
+    plain: Path, run_hook: RunHook, hook_env: dict[str, str], state_dir: Path
+) -> None:
+    """A file whose notices went out earlier in the session: the warm path answers nothing from the
+    session's memo, without importing ``_sqlite3`` (a quarter of its start-up). Every release of
+    claims (compaction, a dropped tool call, a forgotten session) makes the notice come again."""
+    warm(run_hook, plain, "src/app.py", "setup.py")
+    out, modules = warm_run(read_event(plain, "src/app.py", "t1"), hook_env)
+    assert "Use type hints" in context_of(out) and "_sqlite3" in modules  # claimed: the store decides
+    out, modules = warm_run(read_event(plain, "src/app.py", "t2"), hook_env)
+    assert out == "" and "ruleweave._kernel.claimed" in modules
+    assert not modules & {"_sqlite3", "sqlite3", "ruleweave._kernel.sqlite", "fcntl"}
+    both = read_event(plain, "setup.py", "t3")  # one notice given before, one not: the store decides
+    out, modules = warm_run(both, hook_env)
+    assert context_of(out).count("[rule: ") == 1 and "_sqlite3" in modules
+    assert warm_run(dict(both, tool_use_id="t4"), hook_env)[0] == ""
+
+    run_hook(event(plain, "SessionStart", source="compact"))
+    out, modules = warm_run(read_event(plain, "src/app.py", "t5"), hook_env)
+    assert "Use type hints" in context_of(out), "compaction released the notice: it comes again"
+    assert warm_run(read_event(plain, "src/app.py", "t6"), hook_env)[0] == ""
+
+    store = SQLiteStore(state_dir / "state.db")
+    try:
+        store.forget_calls("s1", ["t5"])
+        assert "Use type hints" in context_of(run_hook(read_event(plain, "src/app.py", "t7"))[1])
+        assert run_hook(read_event(plain, "src/app.py", "t8"))[1] == ""
+        store.forget("s1")
+        assert "Use type hints" in context_of(run_hook(read_event(plain, "src/app.py", "t9"))[1])
+    finally:
+        store.close()
 
 
 def test_a_changed_rule_file_is_picked_up_on_the_next_event(
@@ -423,3 +466,14 @@ def test_a_first_touch_beyond_the_prefill_makes_its_neighbours_warm(
     touch = read_event(root, "deep/pkg/m2/mod.py", "t3", session="w3")
     assert fast(touch, state_dir, monkeypatch) is snapshot.MISS
     assert "Module two." in context_of(run_hook(touch)[1])
+
+
+def test_the_state_directory_is_never_a_dependency(tmp_path: Path) -> None:
+    """What the full path does in the state directory (creating it, its store and memos) is not a
+    dependency of the rule set, the directory itself included: else the next snapshot's fingerprint
+    would differ and it would be rebuilt, its neighbourhood entries lost."""
+    state = tmp_path / "state"
+    recorder = Recorder((str(state),))
+    for path in (state, state / "state.db", state / "state.db-claimed", tmp_path / "statement"):
+        recorder.note(str(path), "s")
+    assert recorder.paths == {str(tmp_path / "statement"): "s"}

@@ -89,7 +89,8 @@ def test_a_state_file_that_is_not_ruleweaves_takes_the_full_path(
     damaged file is moved aside, a foreign one left alone and answered without it), logged and told."""
     warm(run_hook, plain)
     for leftover in state_dir.glob("state.db*"):
-        leftover.unlink()
+        if leftover.is_file():  # the file and SQLite's beside it; not the memos (``state.db-claimed/``)
+            leftover.unlink()
     spoil(state_dir / "state.db")
     payload = read_event(plain, "src/app.py", "call-1", session="t")
     assert warm_answer(payload, "sqlite://", state_dir, monkeypatch) is snapshot.MISS
