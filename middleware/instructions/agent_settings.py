@@ -3,9 +3,11 @@ add, and for Codex's hooks the byte budget, the trust it reads them under and wh
 
 * Codex: ``project_doc_fallback_filenames``, names tried in a directory when it
   has neither ``AGENTS.override.md`` nor ``AGENTS.md``, from Codex's config layers
-  in precedence order: ``$CODEX_HOME/config.toml`` (default ``~/.codex``), then
+  in precedence order: on Unix the system's ``/etc/codex/config.toml``, then
+  ``$CODEX_HOME/config.toml`` (default ``~/.codex``), then
   ``<dir>/.codex/config.toml`` for each directory from the project root down to
-  the cwd (the nearest wins; Codex 0.171.0, ``config_loader::load_project_layers``).
+  the cwd (the nearest wins; Codex 0.171.0, ``config_loader::load_project_layers``),
+  and on Unix the managed ``/etc/codex/managed_config.toml`` above them all.
   Codex honours a project layer only in a project its user trusts
   (``[projects."<dir>"] trust_level = "trusted"``); ruleweave reads the repository's
   layers either way, as it reads a project's ``.gemini/settings.json``, and the
@@ -43,6 +45,14 @@ _CODEX_KEY = "project_doc_fallback_filenames"
 
 CODEX_DOC_MAX_BYTES = 32 * 1024
 """Codex's default ``project_doc_max_bytes`` (``codex-rs/config/defaults.toml``)."""
+
+CODEX_SYSTEM_CONFIG = Path("/etc/codex/config.toml")
+"""Codex's system layer on Unix, below the user's ``config.toml`` (0.171.0: a real run with
+``features.codex_hooks = false`` there ran no hook unless the user's config set it ``true``)."""
+
+CODEX_MANAGED_CONFIG = Path("/etc/codex/managed_config.toml")
+"""Codex's managed layer on Unix, above every other (0.171.0: ``features.codex_hooks`` there decided
+whatever the user's and a trusted project's ``config.toml`` said)."""
 
 _MAX_NAMES = 32
 """Names taken from one setting (the rest are dropped with a warning)."""
@@ -137,7 +147,8 @@ def codex_distrusts(config: RuleweaveConfig) -> bool:
 def codex_hooks_off(config: RuleweaveConfig) -> str | None:
     """Why Codex runs no hook here, or ``None``: ``features.codex_hooks = false`` in the config layer
     that decides it (the user's, then each trusted ``.codex/config.toml`` from the root to the cwd; a
-    real run with it in either ran no hook, 0.171.0). Managed configuration is not read.
+    real run with it in either ran no hook, 0.171.0), between the system layer below them and the
+    managed one above (``/etc/codex/config.toml``, ``/etc/codex/managed_config.toml``).
 
     Args:
         config: The configuration (project root, cwd and ``CODEX_HOME``).
@@ -157,8 +168,10 @@ def codex_hooks_off(config: RuleweaveConfig) -> str | None:
 
 
 def _codex_tables(ctx: DiscoveryContext, *, honoured: bool) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """Codex's ``config.toml`` tables, lowest precedence first: the user's, then each project one from
-    the root to the cwd (Codex skips the ``.codex`` that is ``CODEX_HOME`` itself).
+    """Codex's ``config.toml`` tables, lowest precedence first: the system's (``CODEX_SYSTEM_CONFIG``),
+    the user's, then each project one from the root to the cwd (Codex skips the ``.codex`` that is
+    ``CODEX_HOME`` itself), then the managed one (``CODEX_MANAGED_CONFIG``); the two system files on
+    Unix only, and trust (``[projects]``) read from the user's alone.
 
     Args:
         ctx: The discovery context (its walk; warnings).
@@ -167,24 +180,30 @@ def _codex_tables(ctx: DiscoveryContext, *, honoured: bool) -> Iterator[tuple[Pa
     """
     config = ctx.config
     home = os.path.normpath(config.codex_dir)
-    layers: list[tuple[Path, Level]] = [(config.codex_dir / "config.toml", "user")]
+    system = os.name == "posix"  # Codex's /etc/codex layers are Unix's (macOS adds MDM, not read here)
+    layers: list[tuple[Path, Level | None]] = [(CODEX_SYSTEM_CONFIG, None)] if system else []
+    layers.append((config.codex_dir / "config.toml", "user"))
     for directory in ctx.walk:
         if os.path.normpath(directory / ".codex") != home:
             layers.append((directory / ".codex" / "config.toml", "project"))
+    if system:
+        layers.append((CODEX_MANAGED_CONFIG, None))
     levels: dict[str, object] = {}
+    root = config.root
     for path, level in layers:
         data = _toml(ctx, path, level, warn=not honoured)
         if data is None:
             continue
         if level == "user":
             levels = _trust_levels(data.get("projects"))
-        elif honoured and _decision(levels, path.parent.parent, config.root) != "trusted":
+        elif level == "project" and honoured and _decision(levels, path.parent.parent, root) != "trusted":
             continue  # Codex loads an untrusted project's layer disabled
         yield path, data
 
 
-def _toml(ctx: DiscoveryContext, path: Path, level: Level, *, warn: bool) -> dict[str, Any] | None:
-    """A Codex ``config.toml`` as a table; ``None`` when it is absent or not TOML (a warning if ``warn``)."""
+def _toml(ctx: DiscoveryContext, path: Path, level: Level | None, *, warn: bool) -> dict[str, Any] | None:
+    """A Codex ``config.toml`` as a table; ``None`` when it is absent or not TOML (a warning if ``warn``).
+    ``level`` ``None``: a system file (``_read``)."""
     text = _read(ctx, path, level)
     if text is None:
         return None
@@ -251,7 +270,11 @@ def _context_setting(ctx: DiscoveryContext, folder: str) -> tuple[Path, object] 
     return None
 
 
-def _read(ctx: DiscoveryContext, path: Path, level: Level) -> str | None:
+def _read(ctx: DiscoveryContext, path: Path, level: Level | None) -> str | None:
+    """A settings file's text within the byte cap, ``None`` when absent. ``level`` ``None``: a system
+    file, outside every tier (the administrator's, not the repository's: no symlink policy)."""
+    if level is None:
+        return ctx.read(path) if os.path.isfile(path) else None
     if not ctx.is_file(path, level):
         return None
     return ctx.read(path)

@@ -189,3 +189,30 @@ def test_a_project_codex_folder_that_is_codex_home_is_read_once(write_tree: Writ
     blob = build(root, codex_home=root / ".codex")
     assert headers(blob) == ["[file: GUIDE.md]"]
     assert len(blob.warnings) == 1  # "../x.md", reported for the one layer it is read as
+
+
+def test_the_system_layer_is_below_the_users_and_the_managed_one_above_all(
+    write_tree: WriteTree, isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On Unix Codex also reads ``/etc/codex/config.toml`` below the user's config and
+    ``/etc/codex/managed_config.toml`` above every layer (0.171.0, checked with ``features.codex_hooks``
+    in a real run; the names are merged the same way). The paths point into the test's folder here."""
+    from ruleweave.instructions import agent_settings
+
+    system, managed = tmp_path / "etc-config.toml", tmp_path / "etc-managed.toml"
+    monkeypatch.setattr(agent_settings, "CODEX_SYSTEM_CONFIG", system)
+    monkeypatch.setattr(agent_settings, "CODEX_MANAGED_CONFIG", managed)
+    root = write_tree({"SYSTEM.md": "system guide", "TEAM_GUIDE.md": "team guide", "POLICY.md": "policy"})
+    system.write_text('project_doc_fallback_filenames = ["SYSTEM.md"]\n')
+    assert headers(build(root)) == ["[file: SYSTEM.md]"]
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "config.toml").write_text('project_doc_fallback_filenames = ["TEAM_GUIDE.md"]\n')
+    assert headers(build(root)) == ["[file: TEAM_GUIDE.md]"]
+    managed.write_text('project_doc_fallback_filenames = ["POLICY.md"]\n')
+    assert headers(build(root)) == ["[file: POLICY.md]"]
+    managed.write_text("project_doc_fallback_filenames = [\n")
+    blob = build(root)
+    assert headers(blob) == ["[file: TEAM_GUIDE.md]"]
+    (warning,) = blob.warnings
+    assert warning.path == str(managed) and "not valid TOML" in warning.message

@@ -100,3 +100,38 @@ def test_hooks_off_reads_the_codex_hooks_feature_from_the_deciding_layer(repo: P
         f'[features]\ncodex_hooks = false\n[projects."{repo}"]\ntrust_level = "trusted"\n'
     )
     assert HOST.hooks_off(config) is None
+
+
+def test_hooks_off_reads_the_system_layer_below_the_user_and_the_managed_one_above_all(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex 0.171.0, run for real with ``/etc/codex/config.toml`` and ``/etc/codex/managed_config.toml``
+    (root, once: a test must not write to ``/etc``): the system file's ``features.codex_hooks = false``
+    turned the hooks off unless the user's config set it ``true``; the managed file's decided over the
+    user's and a trusted project's, either way. Here the two paths point into the test's folder."""
+    from ruleweave.hosts.codex import HOST
+    from ruleweave.instructions import agent_settings
+
+    system, managed = tmp_path / "etc-config.toml", tmp_path / "etc-managed.toml"
+    monkeypatch.setattr(agent_settings, "CODEX_SYSTEM_CONFIG", system)
+    monkeypatch.setattr(agent_settings, "CODEX_MANAGED_CONFIG", managed)
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    config = RuleweaveConfig(cwd=repo, codex_home=codex_home)
+    assert HOST.hooks_off is not None
+    system.write_text("[features]\ncodex_hooks = false\n")
+    assert HOST.hooks_off(config) == f"features.codex_hooks is false in {system}"
+    (codex_home / "config.toml").write_text(
+        f'[features]\ncodex_hooks = true\n[projects."{repo}"]\ntrust_level = "trusted"\n'
+    )
+    assert HOST.hooks_off(config) is None  # the user's layer is above the system's
+    managed.write_text("features.codex_hooks = false\n")
+    assert HOST.hooks_off(config) == f"features.codex_hooks is false in {managed}"
+    (repo / ".codex").mkdir()
+    (repo / ".codex/config.toml").write_text("features.codex_hooks = true\n")
+    assert HOST.hooks_off(config) == f"features.codex_hooks is false in {managed}"  # above the project's
+    managed.write_text("features.codex_hooks = true\n")
+    (repo / ".codex/config.toml").write_text("features.codex_hooks = false\n")
+    assert HOST.hooks_off(config) is None
+    managed.write_text("not = [toml\n")  # unreadable: counts for nothing, as an absent file
+    assert HOST.hooks_off(config) == f"features.codex_hooks is false in {repo / '.codex/config.toml'}"
