@@ -63,6 +63,11 @@ class ToolNames:
                 table[name.lower()] = kind
         self._table = table
 
+    @property
+    def names(self) -> frozenset[str]:
+        """Every name the table knows (lower-cased), each kind's own included."""
+        return frozenset(self._table)
+
     def canonical(self, name: str) -> str:
         """The kind a tool name belongs to (``Write`` → ``write``), else the name lower-cased."""
         lowered = name.lower()

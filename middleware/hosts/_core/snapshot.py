@@ -20,8 +20,9 @@ the rule set, or of one directory's entry (the chain from the root down and
 what nested lookups read there). What waits in the session's delivery queue
 goes out first, packed with the notices under the agent's limit as the full
 path's delivery packs them. Anything this module cannot answer exactly as the
-full path would — steering, streamed rules (except a PostToolUse's kept
-reminder), a gated rule, a piece alone past the answer's limit, a subagent's
+full path would — steering, an event a streamed rule watches (a PreToolUse of a
+tool in its scope, a Stop when one watches the text, any prompt or chunk; a
+PostToolUse's kept reminder is taken here), a gated rule, a piece alone past the answer's limit, a subagent's
 queue, patch text in a tool's input, an unknown directory, an event log — is a
 ``MISS``, and the full path answers.
 """
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
     from ruleweave.hosts import HookEvent, Host
     from ruleweave.hosts._options import HookOptions
 
-FORMAT = 5
+FORMAT = 6
 """The snapshot layout; a file of another format is rebuilt."""
 
 PREFILL = "prefill.json"
@@ -234,16 +235,25 @@ def answer(agent: Host, payload: Mapping[str, Any], options: HookOptions) -> obj
             return MISS
         return _deliver(agent, event, options, state, [], None, waiting) if waiting else None
     if kind == BEFORE_TOOL:
-        if flags["steering"] or flags["ttsr"] or event.tool in agent.delegation_tools:
+        if flags["steering"] or event.tool in agent.delegation_tools:
             return MISS  # a refusal to decide, or a delegated task to keep for its subagent's start
+        if flags["ttsr"] and _watched(flags["ttsr_tools"], event.tool):
+            return MISS  # a streamed rule watches this tool's calls: the full path's watcher decides
         if event.tool not in agent.notice_before:
             return None
         return _notices(agent, event, options, data, state, waiting)
-    if kind in (STOP, CHUNK):
+    if kind == STOP:
+        return MISS if flags["ttsr_text"] else None  # only a rule watching the text speaks at a Stop
+    if kind == CHUNK:
         return MISS if flags["ttsr"] else None
     if kind == AFTER_TOOL:
         return _notices(agent, event, options, data, state, waiting)
     return None
+
+
+def _watched(tools: list[str] | None, tool: str | None) -> bool:
+    """Whether a streamed rule watches calls of ``tool`` (``snapshot_build._ttsr_flags``)."""
+    return tools is None or not isinstance(tool, str) or tool.lower() in tools
 
 
 def _context_event(agent: Host, event: HookEvent) -> bool:

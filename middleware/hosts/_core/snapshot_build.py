@@ -424,7 +424,7 @@ def _write(
         "real_root_prefix": os.path.realpath(root).rstrip("/") + "/",
         "flags": {
             "steering": steering,
-            "ttsr": bool(ruleset.buckets.ttsr_compiled),
+            **_ttsr_flags(ruleset),
             "templates": bool(config.templates),
         },
         "notice_max_bytes": config.notice_max_bytes,
@@ -434,6 +434,28 @@ def _write(
         "fingerprint": fingerprint,
     }
     _atomic_json(state, path, data)
+
+
+def _ttsr_flags(ruleset: RuleSet) -> dict[str, Any]:
+    """What the warm path must know of the streamed rules: whether there are any (``ttsr``), whether
+    one watches the reply's text (``ttsr_text``: a Stop is the full path's), and the tool names whose
+    calls one watches (``ttsr_tools``, lower-cased; ``None`` when one watches every tool), so that a
+    PreToolUse of any other tool is answered warm. A name is watched as the watcher decides
+    (``ttsr.index``: the call's tool kind, ``ToolNames.canonical``, admitted by a scope entry)."""
+    compiled = ruleset.buckets.ttsr_compiled
+    entries = {entry for rule in compiled for entry in rule.scope}
+    text = any(entry.source == "text" for entry in entries)
+    tools = [entry for entry in entries if entry.source == "tool"]
+    if any(entry.tool is None for entry in tools):
+        return {"ttsr": bool(compiled), "ttsr_text": text, "ttsr_tools": None}
+    from ruleweave.session.tool_names import ToolNames
+
+    names = ToolNames(ruleset.config.tool_aliases)
+    canonical = names.canonical
+    # A name outside the table is its own kind: only a kind some entry names can be watched that way.
+    candidates = names.names | {canonical(entry.tool) for entry in tools if entry.tool is not None}
+    watched = sorted(n for n in candidates if any(e.admits("tool", canonical(n), canonical) for e in tools))
+    return {"ttsr": bool(compiled), "ttsr_text": text, "ttsr_tools": watched}
 
 
 def _write_entries(

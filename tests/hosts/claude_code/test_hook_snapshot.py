@@ -477,3 +477,70 @@ def test_the_state_directory_is_never_a_dependency(tmp_path: Path) -> None:
     for path in (state, state / "state.db", state / "state.db-claimed", tmp_path / "statement"):
         recorder.note(str(path), "s")
     assert recorder.paths == {str(tmp_path / "statement"): "s"}
+
+
+WATCH_BASH = (  # a streamed rule for shell commands only
+    "---\ncondition: 'rm -rf /'\nscope: tool:bash\ninterrupt_mode: always\n---\nNever delete the root.\n"
+)
+WATCH_TEXT = "---\ncondition: 'TODO'\nscope: text\n---\nNo TODO in replies.\n"
+WATCH_ALL = "---\ncondition: 'eval\\('\n---\nNever call eval.\n"  # no scope: the text and every tool
+
+
+def pre_tool(root: Path, tool: str, tool_input: dict[str, Any], call: str) -> dict[str, Any]:
+    return event(root, "PreToolUse", "s1", tool_name=tool, tool_input=tool_input, tool_use_id=call)
+
+
+def test_streamed_rules_leave_the_calls_they_do_not_watch_warm(
+    write_tree: WriteTree, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A streamed rule scoped to ``tool:bash`` watches only calls of a shell tool (any of its names):
+    a PreToolUse of another tool, and a Stop, are answered warm, as the full path answers them; a shell
+    call still goes to the full path, which refuses it."""
+    root = write_tree({**PLAIN_FILES, ".ruleweave/rules/no-rm.md": WATCH_BASH})
+    backdate(root)
+    warm(run_hook, root)
+    read = pre_tool(root, "Read", {"file_path": str(root / "src/app.py")}, "r1")
+    answered = fast(read, state_dir, monkeypatch)
+    assert answered is None and run_hook(read, "--no-snapshot")[1] == ""
+    stop = event(root, "Stop", last_assistant_message="TODO: rm -rf / later", stop_hook_active=False)
+    assert fast(stop, state_dir, monkeypatch) is None and run_hook(stop, "--no-snapshot")[1] == ""
+    shell = pre_tool(root, "Bash", {"command": "rm -rf / --no-preserve-root"}, "b1")
+    assert fast(shell, state_dir, monkeypatch) is snapshot.MISS
+    assert "Never delete the root." in run_hook(shell)[1]
+    alias = pre_tool(root, "exec_command", {"cmd": "ls"}, "b2")  # Codex's name for the same kind
+    assert fast(alias, state_dir, monkeypatch) is snapshot.MISS
+
+
+@pytest.mark.parametrize(("rule", "read_warm"), [(WATCH_TEXT, True), (WATCH_ALL, False)])
+def test_a_rule_watching_the_text_or_every_tool_keeps_those_events_on_the_full_path(
+    write_tree: WriteTree, run_hook: RunHook, state_dir: Path, monkeypatch: pytest.MonkeyPatch,
+    rule: str, read_warm: bool,
+) -> None:
+    """A rule on the text sends every Stop to the full path (a Read stays warm); a rule with no scope
+    watches the text and every tool, and sends both there."""
+    root = write_tree({**PLAIN_FILES, ".ruleweave/rules/watch.md": rule})
+    backdate(root)
+    warm(run_hook, root)
+    read = pre_tool(root, "Read", {"file_path": str(root / "src/app.py")}, "r1")
+    assert (fast(read, state_dir, monkeypatch) is not snapshot.MISS) is read_warm
+    stop = event(root, "Stop", last_assistant_message="TODO: eval(x)", stop_hook_active=False)
+    assert fast(stop, state_dir, monkeypatch) is snapshot.MISS
+    assert json.loads(run_hook(stop)[1])["decision"] == "block"  # the full path's watcher speaks
+
+
+def test_the_watched_tool_names_follow_the_configured_aliases(write_tree: WriteTree) -> None:
+    """``tool_aliases`` adds names to a kind: a streamed rule on that kind watches them too, and a rule
+    on a tool no kind knows watches that name alone (the watcher's own reading, ``ToolNames``)."""
+    from ruleweave import RuleSet
+    from ruleweave.hosts._core.snapshot_build import _ttsr_flags
+
+    root = write_tree({
+        ".ruleweave/rules/no-rm.md": WATCH_BASH,
+        ".ruleweave/rules/deploy.md": "---\ncondition: 'prod'\nscope: tool:Deploy_App\n---\nCareful.\n",
+    })
+    ruleset = RuleSet.load(RuleweaveConfig(cwd=root, tool_aliases={"bash": ["my_runner"]}))
+    flags = _ttsr_flags(ruleset)
+    assert flags["ttsr"] and not flags["ttsr_text"]
+    tools = set(flags["ttsr_tools"])
+    assert {"bash", "run_shell_command", "exec_command", "my_runner", "deploy_app"} <= tools
+    assert not tools & {"read", "edit", "write", "grep"}
