@@ -30,6 +30,10 @@ wall time and the child's CPU time (user + system) of:
       cold after a rule edit (the snapshot rebuilt, with the entries of the
       project's first 256 directories).
 
+  (i) a project with a streamed rule on shell commands (``scope: tool:bash``): the
+      PreToolUse of a Read, which no streamed rule watches (warm), and of a Bash
+      command (the full path's watcher decides).
+
 The project of (a)-(g) is a temporary one with Cursor and Copilot rules, its files dated
 a minute back (a snapshot is not written while its files change). Goals:
 warm ≤ 2× and cold ≤ 6× ``python -c pass`` (Claude Code), warm ≤ 2.5× for every
@@ -70,10 +74,11 @@ FILES = {
 PYDANTIC_FLOOR = "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int = 0\nM()"
 
 
-def make_project(base: Path) -> Path:
-    root = base / "project"
+def make_project(base: Path, name: str = "project", more: dict[str, str] | None = None) -> Path:
+    """``FILES`` (and ``more``) in ``base / name``, a git repository, dated a minute back."""
+    root = base / name
     (root / ".git").mkdir(parents=True)
-    for rel, text in FILES.items():
+    for rel, text in {**FILES, **(more or {})}.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     past = time.time() - 60
@@ -259,6 +264,7 @@ def main() -> None:
               "(b), (c), (d), (f)")
         other_hosts(root, env, rounds)
         monorepo(Path(tmp), env, rounds)
+        streamed(Path(tmp), env, rounds)
 
 
 SENTENCE = "This rule explains at length how code in this part of the repository is written. "
@@ -333,6 +339,38 @@ def monorepo(base: Path, env: dict[str, str], rounds: int) -> None:
           "paired rounds")
     labels = {"pass": "python -c pass", "warm": "warm snapshot", "cold": "cold, nothing saved",
               "edit": "cold after a rule edit"}
+    for case, label in labels.items():
+        wall = statistics.median(w for w, _ in samples[case])
+        cpu = statistics.median(c for _, c in samples[case])
+        print(f"  {label:32} {wall:7.1f} ms {wall / base_wall:5.2f}x   {cpu:7.1f} ms {cpu / base_cpu:5.2f}x")
+
+
+STREAMED_RULE = "---\ncondition: 'rm -rf /'\nscope: tool:bash\n---\nNever delete the root.\n"
+
+
+def streamed(base: Path, env: dict[str, str], rounds: int) -> None:
+    """(i): a project with a streamed rule on shell commands: the PreToolUse of a Read (no streamed rule
+    watches it: warm) and of a Bash command (the full path's watcher decides), paired with (a)."""
+    root = make_project(base, "streamed", {".ruleweave/rules/no-rm.md": STREAMED_RULE})
+    env = {**env, "RULEWEAVE_STATE_DIR": str(base / "state-streamed")}
+    hook = [RULEWEAVE, "hook", "claude-code"]
+
+    def payload(session: str, tool: str, tool_input: dict[str, str]) -> bytes:
+        return json.dumps({"session_id": session, "cwd": str(root), "hook_event_name": "PreToolUse",
+                           "tool_name": tool, "tool_input": tool_input, "tool_use_id": "toolu_1"}).encode()
+
+    read = {"file_path": str(root / "src/app.py")}
+    subprocess.run(hook, input=payload("warm-up", "Read", read), env=env, check=True, capture_output=True)
+    samples: dict[str, list[tuple[float, float]]] = {k: [] for k in ("pass", "read", "bash")}
+    for i in range(rounds):
+        samples["pass"].append(timed([sys.executable, "-c", "pass"], b"", env)[:2])
+        samples["read"].append(timed(hook, payload(f"read-{i}", "Read", read), env)[:2])
+        samples["bash"].append(timed(hook, payload(f"bash-{i}", "Bash", {"command": "ls"}), env)[:2])
+    base_wall = statistics.median(w for w, _ in samples["pass"])
+    base_cpu = statistics.median(c for _, c in samples["pass"])
+    print(f"(i) a streamed rule on shell commands: PreToolUse, median of {rounds} paired rounds")
+    labels = {"pass": "python -c pass", "read": "Read (not watched: warm)",
+              "bash": "Bash (watched: full path)"}
     for case, label in labels.items():
         wall = statistics.median(w for w, _ in samples[case])
         cpu = statistics.median(c for _, c in samples[case])

@@ -4,9 +4,9 @@ A hook process runs per tool call, and loading the rules (discovery, the
 instruction blob, the glob index and their imports) costs about four times
 Python's own start-up.
 The full path (``command.full_answer``) writes, after answering, a JSON
-snapshot of what the next events need (``snapshot_build``): the
-SessionStart answer, each scoped rule's rendered notice part, the glob
-table of the rules' globs (``ruleweave._kernel.globtable``), and for each
+snapshot of what the next events need (``snapshot_build``): what the
+streamed rules and steering watch, each scoped rule's rendered notice part, the
+glob table of the rules' globs (``ruleweave._kernel.globtable``), and for each
 directory seen whether nested rule folders or instruction files speak
 there. Here, a later process reads it back with only ``json``, ``os``, the
 kernel (``re2`` only for a glob that needs a pattern) and, to claim
