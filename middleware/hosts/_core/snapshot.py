@@ -21,10 +21,10 @@ what nested lookups read there). What waits in the session's delivery queue
 goes out first, packed with the notices under the agent's limit as the full
 path's delivery packs them. Anything this module cannot answer exactly as the
 full path would — steering, an event a streamed rule watches (a PreToolUse of a
-tool in its scope, a Stop when one watches the text, any prompt or chunk; a
-PostToolUse's kept reminder is taken here), a gated rule, a piece alone past the answer's limit, a subagent's
-queue, patch text in a tool's input, an unknown directory, an event log — is a
-``MISS``, and the full path answers.
+tool in its scope, a Stop or a streamed chunk when one watches the text, any
+prompt; a PostToolUse's kept reminder is taken here), a gated rule, a piece
+alone past the answer's limit, a subagent's queue, patch text in a tool's input,
+an unknown directory, an event log — is a ``MISS``, and the full path answers.
 """
 
 from __future__ import annotations
@@ -242,10 +242,10 @@ def answer(agent: Host, payload: Mapping[str, Any], options: HookOptions) -> obj
         if event.tool not in agent.notice_before:
             return None
         return _notices(agent, event, options, data, state, waiting)
-    if kind == STOP:
-        return MISS if flags["ttsr_text"] else None  # only a rule watching the text speaks at a Stop
-    if kind == CHUNK:
-        return MISS if flags["ttsr"] else None
+    if kind in (STOP, CHUNK):
+        # Only a rule watching the text speaks at a Stop or on a streamed chunk (whose kept window
+        # of the reply only such a rule reads).
+        return MISS if flags["ttsr_text"] else None
     if kind == AFTER_TOOL:
         return _notices(agent, event, options, data, state, waiting)
     return None

@@ -102,3 +102,30 @@ def test_the_hook_never_fails_gemini(stdin: str, tmp_path: Path) -> None:
     the tool or turn; garbage of any shape: ``tests/hosts/test_hook_input.py``)."""
     code, out = _hook(stdin, tmp_path / "state")
     assert code == 0 and '"deny"' not in out
+
+
+def test_chunks_are_answered_warm_when_no_streamed_rule_watches_the_text(
+    write_tree: WriteTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every streamed chunk is a hook process: with streamed rules on tool calls only, the snapshot
+    answers a chunk (nothing), as the full path does; a rule on the text sends chunks to the full path."""
+    from ruleweave.hosts._core import snapshot
+    from ruleweave.hosts._options import HookOptions
+    from ruleweave.hosts.gemini import HOST
+    from tests.hosts.claude_code.test_hook_snapshot import backdate
+
+    tools_only = {rel: text for rel, text in FILES.items() if rel != ".ruleweave/rules/no-hacks.md"}
+    root = write_tree(tools_only)
+    backdate(root)
+    state = tmp_path / "state"
+    monkeypatch.setenv("RULEWEAVE_STATE_DIR", str(state))
+    request = payloads.request("Fix the parser")
+    chunk = payloads.after_model(root, "A quick hack will do: eval(x).", request)
+    assert _hook(payloads.after_tool(root, "read_file", {"file_path": "src/a.ts"}), state)[0] == 0  # warms
+    assert snapshot.answer(HOST, chunk, HookOptions()) is None
+    assert _hook(chunk, state) == (0, "")
+    (root / ".ruleweave/rules/no-hacks.md").write_text(FILES[".ruleweave/rules/no-hacks.md"])
+    backdate(root)
+    assert _hook(payloads.after_tool(root, "read_file", {"file_path": "src/a.ts"}), state)[0] == 0
+    assert snapshot.answer(HOST, chunk, HookOptions()) is snapshot.MISS
+    assert json.loads(_hook(chunk, state)[1])["decision"] == "deny"
