@@ -175,10 +175,7 @@ class Holding:
 
     def release(self) -> None:
         """Drop the lock."""
-        try:  # noqa: SIM105 - contextlib is not on the hook's warm path
-            os.close(self.fd)  # closing the descriptor releases its flock
-        except OSError:
-            pass
+        done(self.fd)
 
 
 def holding(db: str) -> Holding | None:
@@ -192,10 +189,8 @@ def holding(db: str) -> Holding | None:
         import fcntl
     except ImportError:
         return None
-    where = directory(db)
     try:
-        _make(where)
-        fd = os.open(os.path.join(where, EPOCH), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o600)
+        fd = _open_epoch(db)
     except (OSError, ValueError):
         return None
     try:
@@ -214,12 +209,19 @@ def holding(db: str) -> Holding | None:
     return Holding(db, fd, token)
 
 
-def _make(where: str) -> None:
-    """The memo directory, private to the user, beside the state file (whose directory exists)."""
+def _open_epoch(db: str) -> int:
+    """The epoch file of ``db``, opened for reading and writing, made (with the memo directory,
+    private to the user, beside the state file) when missing.
+
+    Raises:
+        OSError: Either cannot be made or opened.
+    """
+    where = directory(db)
     try:  # noqa: SIM105 - contextlib is not on the hook's warm path
         os.mkdir(where, 0o700)
     except FileExistsError:
         pass
+    return os.open(os.path.join(where, EPOCH), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o600)
 
 
 def _write_token(fd: int) -> None:
@@ -240,14 +242,11 @@ def unclaiming(db: str) -> int | None:
         import fcntl
     except ImportError:
         return None
-    where = directory(db)
-    epoch = os.path.join(where, EPOCH)
     try:
-        _make(where)
-        fd = os.open(epoch, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o600)
+        fd = _open_epoch(db)
     except (OSError, ValueError):
         try:  # noqa: SIM105 - an epoch file this process cannot write must not vouch for memos
-            os.unlink(epoch)
+            os.unlink(os.path.join(directory(db), EPOCH))
         except (OSError, ValueError):
             pass
         return None
@@ -264,12 +263,17 @@ def unclaiming(db: str) -> int | None:
 
 
 def done(fd: int | None) -> None:
-    """Drop the lock ``unclaiming`` took."""
+    """Drop the lock ``unclaiming`` (or ``holding``) took: closing the descriptor releases its flock."""
     if fd is not None:
         try:  # noqa: SIM105 - contextlib is not imported here
             os.close(fd)
         except OSError:
             pass
+
+
+def invalidate(db: str) -> None:
+    """Make every memo of ``db`` untrusted now (its file is being replaced or created)."""
+    done(unclaiming(db))
 
 
 def sweep(db: str, cutoff: float) -> None:

@@ -44,7 +44,7 @@ def open_file(path: Path, busy_timeout: float) -> tuple[sqlite3.Connection, tupl
     if not path.exists():
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         # A new file may reuse a deleted one's inode: no memo of its claims may vouch for this one.
-        claimed.done(claimed.unclaiming(str(path)))
+        claimed.invalidate(str(path))
         # Create the file private to the user; SQLite gives -wal/-shm the same mode.
         os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
     identity = file_identity(str(path))

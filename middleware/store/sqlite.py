@@ -14,8 +14,8 @@ import _thread  # threading.Lock without importing threading (~1 ms of a hook's 
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
@@ -159,7 +159,7 @@ class SQLiteStore(SQLiteDelivery):
     def _move_aside(self) -> None:
         """Move the damaged file away, so the next open starts afresh (lock held)."""
         self._close_connection()
-        claimed.done(claimed.unclaiming(str(self.path)))  # its claims are gone: no memo may vouch for them
+        claimed.invalidate(str(self.path))  # its claims are gone: no memo may vouch for them
         moved = move_aside(str(self.path), self._opened)  # None: another process did already
         if moved is not None:
             self.recovered.append(moved)
@@ -210,12 +210,13 @@ class SQLiteStore(SQLiteDelivery):
 
         return self._run(action, op)
 
-    def _release(self, action: str, session_id: str, body: Callable[[sqlite3.Connection], T]) -> T:
-        """``_write`` for a body that releases claims: under ``claimed.unclaiming``, so that no hook
+    @contextmanager
+    def _releasing(self) -> Iterator[None]:
+        """Around an operation that releases claims: ``claimed.unclaiming`` held, so that no hook
         trusts a memo of keys claimed before (``ruleweave._kernel.claimed``)."""
         held = claimed.unclaiming(str(self.path))
         try:
-            return self._write(action, session_id, body)
+            yield
         finally:
             claimed.done(held)
 
@@ -339,7 +340,8 @@ class SQLiteStore(SQLiteDelivery):
                 doomed.append((session_id, key))
             conn.executemany("DELETE FROM claims WHERE session = ? AND key = ?", doomed)
 
-        self._release("release keys", session_id, body)
+        with self._releasing():
+            self._write("release keys", session_id, body)
 
     async def arelease(self, session_id: str, prefix: str = "") -> None:
         """Async twin of ``release``."""
@@ -399,7 +401,8 @@ class SQLiteStore(SQLiteDelivery):
             )
             return dropped
 
-        return self._release("forget calls", session_id, body)
+        with self._releasing():
+            return self._write("forget calls", session_id, body)
 
     async def aforget_calls(self, session_id: str, call_ids: Sequence[str]) -> LedgerEntries:
         """Async twin of ``forget_calls``."""
@@ -473,11 +476,8 @@ class SQLiteStore(SQLiteDelivery):
         def op(conn: sqlite3.Connection, now: float) -> None:
             transaction(conn, lambda: drop_session(conn, session_id), write=True)
 
-        held = claimed.unclaiming(str(self.path))
-        try:
+        with self._releasing():
             self._run("forget a session", op)
-        finally:
-            claimed.done(held)
 
     async def aforget(self, session_id: str) -> None:
         """Async twin of ``forget``."""

@@ -444,17 +444,19 @@ def _ttsr_flags(ruleset: RuleSet) -> dict[str, Any]:
     (``ttsr.index``: the call's tool kind, ``ToolNames.canonical``, admitted by a scope entry)."""
     compiled = ruleset.buckets.ttsr_compiled
     entries = {entry for rule in compiled for entry in rule.scope}
-    text = any(entry.source == "text" for entry in entries)
     tools = [entry for entry in entries if entry.source == "tool"]
-    if any(entry.tool is None for entry in tools):
-        return {"ttsr": bool(compiled), "ttsr_text": text, "ttsr_tools": None}
-    from ruleweave.session.tool_names import ToolNames
+    watched: list[str] | None = None
+    if all(entry.tool is not None for entry in tools):
+        from ruleweave.session.tool_names import ToolNames
 
-    names = ToolNames(ruleset.config.tool_aliases)
-    canonical = names.canonical
-    # A name outside the table is its own kind: only a kind some entry names can be watched that way.
-    candidates = names.names | {canonical(entry.tool) for entry in tools if entry.tool is not None}
-    watched = sorted(n for n in candidates if any(e.admits("tool", canonical(n), canonical) for e in tools))
+        names = ToolNames(ruleset.config.tool_aliases)
+        canonical = names.canonical
+        # A name outside the table is its own kind: only a kind some entry names can be watched so.
+        candidates = names.names | {canonical(entry.tool) for entry in tools if entry.tool is not None}
+        watched = sorted(
+            name for name in candidates if any(e.admits("tool", canonical(name), canonical) for e in tools)
+        )
+    text = any(entry.source == "text" for entry in entries)
     return {"ttsr": bool(compiled), "ttsr_text": text, "ttsr_tools": watched}
 
 
