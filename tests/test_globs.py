@@ -243,3 +243,67 @@ def test_empty_index_and_index_size() -> None:
     index = GlobIndex([("a", "*.{ts,tsx}"), ("b", "*.{ts,tsx}"), ("c", "[bad"), ("d", "")])
     assert index.size == 2
     assert [key for key, _ in index.lookup(spell("x.tsx"))] == ["a", "b"]
+
+
+VIEW_SHAPES = [
+    # every shape a view decides: keys, places, tests, and generic alternatives split at their last `/`
+    "Dockerfile", "**/Makefile", "*.ts", "**/*.py", "**/test_*.py", "src/**/test_*.py", "*_test.go",
+    "deploy/**/Dockerfile*", "web/**/*.[jt]s", "**/[!a]*.ts", "src/*.ts", "src/**/*.ts", "src/**",
+    "**/a/*.ts", "**/a/b/*.ts", "**/a/**/*.ts", "**/a/**", "src/*/index.ts", "*/a/*.ts", "s?c/**/*.ts",
+    "/repo/src/*.ts", "**/*", "packages/*/src/area{1,2}/**", "packages/*/src/**/*_{a,b}.ts",
+    "src/**/a/*.ts", "**/a*/b.ts", "/re*/src/*.go", "x/*/y/**", "{y}/b", "src//*.ts",
+]
+VIEW_DIRECTORIES = [
+    "", "src", "src/a", "src/a/b", "src/k", "a", "x/a/b", "q/a/b", "deploy/prod", "web/src", "sxc/x",
+    "packages/p/src/area1", "packages/p/src/area1/deep", "packages/p/src", "packages/q/src/area3",
+    "x/z/y", "x/z/y/w", "ab", "{y}", "lib",
+]
+VIEW_NAMES = [
+    "Dockerfile", "Dockerfile.dev", "Makefile", "app.ts", "b.ts", "index.ts", "test_m.py", "m.py",
+    "a_test.go", "w.js", "bad.ts", "x_a.ts", "area1", "b", "README", "main.go",
+]
+
+
+def test_directory_views_decide_new_names_like_wcmatch() -> None:
+    """A directory's view (its candidates, each left with a test of the name) answers every new file
+    of it exactly as wcmatch does: each shape, generic ones split at their last ``/``, two roots."""
+    index = GlobIndex((i, p) for i, p in enumerate(VIEW_SHAPES))
+    for root in ("/repo", "/elsewhere/deep"):
+        for directory in VIEW_DIRECTORIES:
+            for name in VIEW_NAMES:
+                path = spell(f"{directory}/{name}" if directory else name, root)
+                expected = [i for i, p in enumerate(VIEW_SHAPES) if wcmatch_any(p, path)]
+                assert [key for key, _ in index.lookup(path)] == expected, (root, directory, name)
+    views = index._views
+    assert views is not None  # the views answered, not the index's own lookup
+    answered = [view for view in views._memo.values() if view.candidates is not None]
+    assert len(answered) == 2 * len(VIEW_DIRECTORIES)
+
+
+def test_a_directory_is_viewed_again_under_another_root() -> None:
+    """One absolute directory read under two project roots (two relative spellings) is decided for each."""
+    index = GlobIndex([("src", "src/*.ts"), ("top", "*.ts")], bare_anywhere=False)
+    as_src = PathSpellings("src/a.ts", "/repo/src/a.ts", "a.ts")
+    as_top = PathSpellings("a.ts", "/repo/src/a.ts", "a.ts")
+    for _ in range(2):
+        assert index.lookup(as_src) == [("src", "src/*.ts")]
+        assert index.lookup(as_top) == [("top", "*.ts")]
+
+
+def test_crowded_directories_and_floods_fall_back_to_the_index() -> None:
+    """Past ``MAX_CANDIDATES`` alternatives for one directory, or allowed anywhere, the index's own lookup
+    answers, with the same result."""
+    from ruleweave.globs._views import MAX_CANDIDATES
+
+    crowded = [f"src/**/*.x{i}" for i in range(MAX_CANDIDATES + 5)] + ["lib/*.x3"]
+    index = GlobIndex((i, p) for i, p in enumerate(crowded))
+    for rel in ("src/a/f.x3", "src/a/g.x7", "lib/f.x3", "lib/f.x7"):
+        path = spell(rel)
+        expected = [i for i, p in enumerate(crowded) if wcmatch_any(p, path)]
+        assert [k for k, _ in index.lookup(path)] == expected
+    assert index._views is not None
+    assert index._views._memo["/repo/src/a/"].candidates is None  # too many: the index decided
+    assert index._views._memo["/repo/lib/"].candidates is not None
+    flood = GlobIndex((i, f"**/*.f{i}") for i in range(MAX_CANDIDATES + 1))
+    assert flood._views is None
+    assert flood.lookup(spell("a/b.f7")) == [(7, "**/*.f7")]

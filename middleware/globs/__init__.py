@@ -29,6 +29,11 @@ pattern is RE2 (``_re2``), linear in the path. A group compiles on first use,
 so loading a usual rule set compiles nothing; only a group of dozens of such
 globs builds its combined set with the index, so that no tool call pays for
 thousands of translations.
+
+Files of one directory share what every directory part says about them: the
+index keeps, per directory looked up, a *view* (``_views``) of the
+alternatives whose directory part holds there, each left with a test of the
+file name, so a new file in a known directory costs a few string tests.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from ruleweave._kernel.globtable import first_glob_per_key, full_match, spell
 from ruleweave.globs._match import Group, GroupEntry, Probe
 from ruleweave.globs._re2 import re2_pattern
 from ruleweave.globs._shapes import Shape, alternatives, is_malformed, shape_of, translate
+from ruleweave.globs._views import Views
 
 __all__ = ["FLAGS", "GlobIndex", "PathSpellings", "compile_glob", "is_malformed", "matches"]
 
@@ -279,6 +285,8 @@ class GlobIndex(Generic[K]):
         self._suffix_lengths = sorted({len(key) for key in self._suffixes}, reverse=True)
         self._ancestries: dict[str, tuple[str, ...]] = {}
         self._prefix_lengths = sorted({len(key) for key in self._prefixes}, reverse=True)
+        self._views: Views[_Entry[K]] | None = None
+        self._unviewed = 2  # lookups until the views are made (see ``_make_views``)
 
     def _place(self, entry: _Entry[K]) -> None:
         shape = entry.shape
@@ -306,6 +314,13 @@ class GlobIndex(Generic[K]):
         Returns:
             Matching pairs, each key at most once (with the first glob that matched).
         """
+        views, relative = self._views, path.relative
+        if views is None and self._unviewed:
+            views = self._make_views()
+        if views is not None and relative is not None:
+            viewed = views.entries(relative, path.absolute, path.name)
+            if viewed is not None:  # a directory seen before: its view, tested on the name alone
+                return _pairs(viewed)
         probe = Probe(path, self._ancestries)
         found: list[_Entry[K]] = []
         name = path.name
@@ -326,10 +341,17 @@ class GlobIndex(Generic[K]):
                 bucket = prefixes.get(name[:length])
                 if bucket is not None:
                     bucket.collect(probe, found)
-        if len(found) <= 1:  # the usual case: one alternative, whose keys are distinct
-            return [(key, entry.pattern) for entry in found for key in entry.keys]
-        found.sort(key=_order)
-        return first_glob_per_key([(entry.keys, entry.pattern) for entry in found])
+        return _pairs(found)
+
+    def _make_views(self) -> Views[_Entry[K]] | None:
+        """The per-directory views, made at the second lookup: a process that looks up one path (a
+        hook's) never pays for them."""
+        self._unviewed -= 1
+        if self._unviewed:
+            return None
+        views = Views(self._entries)
+        self._views = views if views.usable else None
+        return self._views
 
     def table(self) -> list[list[Any]]:
         """Every brace alternative as a row of the glob table, in index order.
@@ -347,6 +369,14 @@ class GlobIndex(Generic[K]):
 def _order(entry: GroupEntry) -> int:
     """The sort key that puts matches in index order."""
     return entry.order
+
+
+def _pairs(found: list[_Entry[K]]) -> list[tuple[K, str]]:
+    """``(key, glob)`` of the matched alternatives, in index order, each key once with its first glob."""
+    if len(found) <= 1:  # the usual case: one alternative, whose keys are distinct
+        return [(key, entry.pattern) for entry in found for key in entry.keys]
+    found.sort(key=_order)
+    return first_glob_per_key([(entry.keys, entry.pattern) for entry in found])
 
 
 def glob_problem(pattern: str) -> str | None:
