@@ -102,13 +102,23 @@ class NestedInstructions:
             return []
         path = absolute(raw, self._cwd)  # after every tool call: normpath only when the path needs it
         slash = path.rfind("/")  # a normalised path's parent, without dirname's Python code
-        cached = self._for_parent((path[:slash] or "/") if os.sep == "/" else os.path.dirname(path))
-        found = list(cached[0])
-        candidates = (*self._walk_scoped, *cached[1]) if self._walk_scoped else cached[1]
+        parent = (path[:slash] or "/") if os.sep == "/" else os.path.dirname(path)
+        files, candidates = self.for_directory(parent)
+        found = list(files)
         if candidates and path.startswith(self._root + os.sep):
             relative = path[len(self._root) + 1 :].replace(os.sep, "/")
             found.extend(s.file for s in candidates if s.match(relative))
         return found
+
+    def for_directory(self, parent: str) -> _Found:
+        """What ``for_path`` reads for the files of one directory: the files that apply to each of
+        them, and the ``globs:`` files (Amp's, the walk's first) that apply to those they match.
+
+        Args:
+            parent: The absolute, normalised directory of a touched path.
+        """
+        files, scoped = self._for_parent(parent)
+        return files, ((*self._walk_scoped, *scoped) if self._walk_scoped else scoped)
 
     def _for_parent(self, parent: str) -> _Found:
         """The files for a touched path in ``parent``: its chain's, each directory's read once."""

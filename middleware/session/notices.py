@@ -31,6 +31,7 @@ from ruleweave.discovery.nested import NestedFolder, NestedRules
 from ruleweave.globs import GlobIndex, PathSpellings
 from ruleweave.instructions import NestedInstructions
 from ruleweave.instructions.budget import Part, fit
+from ruleweave.instructions.model import NestedFile, ScopedFile
 from ruleweave.rules import Rule
 from ruleweave.session.notice_types import (
     CallNotices,
@@ -116,6 +117,9 @@ class Notices:
         self._shapes: LruCache[tuple[str, str, str, str], tuple[Part, str, str]] = LruCache(SHAPED_NOTICES)
         self._cwd = str(config.cwd)
         self._root_prefix = str(config.root).rstrip("/") + "/"
+        # The nested lookups' answer per directory of touched files: one lookup for a new file of a
+        # directory touched before (each lookup alone costs about as much as the glob index).
+        self._directories: dict[str, _Directory] = {}
 
     def _gate(self, rule: Rule) -> tuple[Condition, ...] | None:
         """The compiled ``regex`` gate of a rule (top-level or from a nested folder), ``None`` without one.
@@ -223,7 +227,7 @@ class Notices:
         cached = self._matched.get(path)
         if cached is not None:
             return cached
-        if isinstance(written, Mapping):
+        if type(written) is dict or isinstance(written, Mapping):
             written = _Written(written)
         found, fixed = self._path_matches(path, written)
         entry = (found, tuple([f.match for f in found]))
@@ -240,8 +244,13 @@ class Notices:
         facts, gated, content_gated = self._facts, self._gated, self._content_gated
         spelled = PathSpellings(*spell(path, self._root_prefix))
         trigger = spelled.relative or path
+        parent = path[: path.rfind("/")] or "/"
+        here = self._directories.get(parent)
+        if here is None:
+            here = self._directory(parent)
+        files, scoped, folders = here
         for name, glob in self._index.lookup(spelled):
-            rule_name, rule_path, body, provider, identity, key = facts[name]
+            rule_name, rule_path, body, provider, identity, key, head = facts[name]
             if identity in found:
                 continue
             if name in gated:
@@ -249,19 +258,28 @@ class Notices:
                 if not self._passes_gate(self._by_name[name], path, written):
                     continue
             match = Match("rule", rule_name, rule_path, trigger, glob, body, provider)
-            found[identity] = _Found(identity, match, key)
-        for nested in self.nested.for_path(path):
-            identity = str(nested.path)
+            found[identity] = _Found(identity, match, key, head)
+        for nested in self.nested.for_path(path) if scoped else files:  # ``globs:`` files: by the path
+            identity = nested.path
             if identity not in found:
                 match = Match("instructions", nested.display, identity, trigger, None, nested.body)
                 found[identity] = _Found(identity, match)
-        if self.nested_rules is not None:
-            for folder in self.nested_rules.for_directory(path[: path.rfind("/")] or "/"):
-                fixed = fixed and not folder.content_gated
-                for match in self._folder_matches(folder, path, spelled, trigger, written):
-                    if match.key not in found:
-                        found[match.key] = _Found(match.key, match)
+        for folder in folders:
+            fixed = fixed and not folder.content_gated
+            for match in self._folder_matches(folder, path, spelled, trigger, written):
+                if match.key not in found:
+                    found[match.key] = _Found(match.key, match)
         return tuple(found.values()), fixed
+
+    def _directory(self, parent: str) -> _Directory:
+        """What the nested lookups say for every file of ``parent``, remembered (``_DIRECTORIES``)."""
+        files, scoped = self.nested.for_directory(parent)
+        folders = self.nested_rules.for_directory(parent) if self.nested_rules is not None else ()
+        directories = self._directories
+        if len(directories) >= _DIRECTORIES:
+            directories.clear()
+        here = directories[parent] = (files, scoped, folders)
+        return here
 
     def _folder_matches(
         self, folder: NestedFolder, path: str, spelled: PathSpellings, trigger: str, written: Sequence[str]
@@ -414,19 +432,24 @@ class _Found:
     (the record only when a call id asks for the ledger).
     """
 
-    __slots__ = ("_record", "identity", "key", "match")
+    __slots__ = ("_head", "_record", "identity", "key", "match")
 
-    def __init__(self, identity: str, match: Match, key: str | None = None) -> None:
+    def __init__(self, identity: str, match: Match, key: str | None = None, head: str | None = None) -> None:
         self.identity = identity
         self.match = match
         self.key = match.key if key is None else key
+        self._head = head  # the record's head (``ledger.record_head``), made once per rule
         self._record: str | None = None
 
     @property
     def record(self) -> str:
         """``Match.record``."""
         if self._record is None:
-            self._record = self.match.record
+            match, head = self.match, self._head
+            if head is None:
+                self._record = match.record
+            else:
+                self._record = ledger.record_with(head, match.trigger, match.glob)
         return self._record
 
     def __eq__(self, other: object) -> bool:
@@ -466,6 +489,12 @@ class _Written(Sequence[str]):
 _WrittenOr = Sequence[str] | Mapping[str, Any]
 """The text a call wrote, or its arguments (read through ``_Written`` only when a gate asks)."""
 
+_DIRECTORIES = 4_096  # directories whose nested answers a rule set remembers (then it starts over)
+
+_Directory = tuple[tuple[NestedFile, ...], tuple[ScopedFile, ...], tuple[NestedFolder, ...]]
+"""A directory's nested answers: instruction files for every file in it, ``globs:`` files to match
+each file against, and nested rule folders."""
+
 _PathFound = tuple[tuple[_Found, ...], tuple[Match, ...]]
 """One path's notices: with their identities, keys and records, and as plain matches."""
 
@@ -475,10 +504,11 @@ def _notices_of(entry: _PathFound) -> int:
     return max(1, len(entry[0]))
 
 
-def _facts(rule: Rule) -> tuple[str, str, str, str, str, str]:
-    """A rule's notice fields (name, path, body, provider), identity and store key."""
+def _facts(rule: Rule) -> tuple[str, str, str, str, str, str, str]:
+    """A rule's notice fields (name, path, body, provider), identity, store key and record head."""
     identity = ledger.rule_id(rule.path, rule.name)
-    return rule.name, rule.path, rule.content, rule.source.provider, identity, ledger.NOTICE_PREFIX + identity
+    key, head = ledger.NOTICE_PREFIX + identity, ledger.record_head("rule", rule.name, rule.path)
+    return rule.name, rule.path, rule.content, rule.source.provider, identity, key, head
 
 
 def _rule_match(rule: Rule, trigger: str, glob: str | None) -> Match:

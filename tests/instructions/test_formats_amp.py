@@ -45,6 +45,18 @@ def test_scoped_file_arrives_only_on_a_matching_touch(write_tree: WriteTree) -> 
     assert session.after_tool_call("read", {"path": "other.ts"}) is None  # at most once
 
 
+def test_a_nested_scoped_file_is_matched_per_file_of_a_directory(write_tree: WriteTree) -> None:
+    """Two files of one directory below a scoped ``pkg/AGENTS.md``: the one its globs match brings it,
+    though the other was touched first (a directory's nested answers are remembered, its globs are not)."""
+    scoped = "---\nglobs: '*.ts'\n---\nPackage TypeScript rules."
+    root = write_tree({"pkg/AGENTS.md": scoped, "pkg/src/a.py": ""})
+    session = RuleSet.load(RuleweaveConfig(cwd=root)).session("s")
+    assert session.after_tool_call("read", {"path": "pkg/src/a.py"}) is None
+    assert session.after_tool_call("read", {"path": "pkg/src/c.py"}) is None
+    hit = session.after_tool_call("read", {"path": "pkg/src/b.ts"})
+    assert hit is not None and "[file: pkg/AGENTS.md]\nPackage TypeScript rules." in hit.text
+
+
 def test_dot_slash_globs_are_relative_to_the_file(write_tree: WriteTree) -> None:
     """``./web/**`` in pkg/AGENTS.md means pkg/web/**; a nested scoped file waits for a match too."""
     root = write_tree({"pkg/AGENTS.md": "---\nglobs: ./web/**\n---\nWeb rules."})
