@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
 from ruleweave._kernel.globtable import full_match, in_place, utf8
-from ruleweave.globs._match import GroupEntry, Re2Sets, ancestors_of
+from ruleweave.globs._match import _EAGER, GroupEntry, Re2Sets, ancestors_of
 from ruleweave.globs._re2 import re2_pattern
 
 MAX_CANDIDATES = 48
@@ -91,8 +91,8 @@ class View(Generic[E]):
 class _Split(Generic[E]):
     """Generic alternatives under one literal prefix: their directory parts, decided in one RE2 set.
 
-    Split (and translated) the first time a directory below the prefix is viewed: loading the
-    index translates nothing.
+    Split (and translated) the first time a directory below the prefix is viewed, or, for a batch of
+    dozens, while the index loads, as its big groups are.
     """
 
     __slots__ = ("_sets", "broken", "candidates", "entries")
@@ -102,6 +102,12 @@ class _Split(Generic[E]):
         self.candidates: list[Candidate[E]] = []
         self.broken = False
         self._sets: Re2Sets | None = None
+
+    def prepare(self) -> None:
+        """Split and translate now (the index does it while loading for a big batch)."""
+        if self._sets is None and not self.broken:
+            self._sets = self._prepare()
+            self.broken = self._sets is None
 
     def _prepare(self) -> Re2Sets | None:
         candidates: list[Candidate[E]] = []
@@ -123,14 +129,11 @@ class _Split(Generic[E]):
     def decide(self, spellings: Iterable[str]) -> list[int] | None:
         """The candidates whose directory part matches one of ``spellings`` (``directory/x``);
         ``None`` when one of them cannot be split or has no RE2 form."""
+        if self._sets is None:
+            self.prepare()
         sets = self._sets
         if sets is None:
-            if self.broken:
-                return None
-            sets = self._sets = self._prepare()
-            if sets is None:
-                self.broken = True
-                return None
+            return None
         hits: set[int] = set()
         for spelling in spellings:
             hits.update(sets.match(utf8(spelling)))
@@ -154,7 +157,7 @@ def split_alternative(alternative: str) -> tuple[str | None, NameTest | None] | 
 
 
 class Views(Generic[E]):
-    """The per-directory views of one index's alternatives, made on first use and remembered.
+    """The per-directory views of one index's alternatives: each made at its directory's first lookup.
 
     Args:
         entries: Every alternative of the index.
@@ -170,17 +173,22 @@ class Views(Generic[E]):
         self._seg: dict[str, list[Candidate[E]]] = {}
         self._split: dict[str, _Split[E]] = {}  # by literal relative prefix ('' for anywhere)
         self._memo: dict[str, View[E]] = {}
+        anywhere = 0
         for entry in entries:
+            # Past the bound anywhere (every directory would be over it) or a test of the bare name
+            # (not a question of the directory), no view: stop filing at once (a flood is not read).
+            if entry.place == "anywhere":
+                anywhere += 1
+            if anywhere > MAX_CANDIDATES or entry.test == "bare":
+                self.usable = False
+                return
             self._file(entry)
-        anywhere = self._split.get("")
-        if len(self._anywhere) + (len(anywhere.entries) if anywhere else 0) > MAX_CANDIDATES:
-            self.usable = False
+        for split in self._split.values():
+            if len(split.entries) >= _EAGER:  # as the index's groups: no call pays for dozens of translations
+                split.prepare()
 
     def _file(self, entry: E) -> None:
         test = entry.test
-        if test == "bare":
-            self.usable = False  # it may match the bare name: not a question of the directory
-            return
         if test in ("rel", "any"):
             split = self._split.get(entry.directory if test == "rel" else "")
             if split is None:
