@@ -264,20 +264,39 @@ VIEW_NAMES = [
 ]
 
 
-def test_directory_views_decide_new_names_like_wcmatch() -> None:
+BIG_BATCHES = [
+    # dozens of generic globs under one literal prefix: split at their last `/`, one RE2 set per prefix
+    *(f"packages/*/src/area{i}/**" for i in range(40)),
+    *(f"packages/p/*/x{i}/*.ts" for i in range(40)),
+    *(f"x/*/y{i}/*_test.go" for i in range(36)),
+    *(f"lib/*/z{i}/a?c*.py" for i in range(34)),
+]
+ANYWHERE_BATCH = [f"**/deep/*/w{i}/*.go" for i in range(40)]  # no literal prefix: the absolute path counts
+
+
+@pytest.mark.parametrize(
+    "patterns",
+    [VIEW_SHAPES, VIEW_SHAPES + BIG_BATCHES, [*ANYWHERE_BATCH, "**/m.*"]],
+    ids=["few", "batches", "anywhere"],
+)
+def test_directory_views_decide_new_names_like_wcmatch(patterns: list[str]) -> None:
     """A directory's view (its candidates, each left with a test of the name) answers every new file
-    of it exactly as wcmatch does: each shape, generic ones split at their last ``/``, two roots."""
-    index = GlobIndex((i, p) for i, p in enumerate(VIEW_SHAPES))
+    of it exactly as wcmatch does: each shape, generic ones on the whole path or, in batches of dozens,
+    split at their last ``/``; under two roots."""
+    index = GlobIndex((i, p) for i, p in enumerate(patterns))
+    directories = [*VIEW_DIRECTORIES, "packages/q/src/area7", "packages/p/q/x3", "packages/p/q/x3/r"]
+    directories += ["x/w/y5", "lib/k/z4", "q/w3", "deep/q/w3", "q/deep/w3"]
+    names = [*VIEW_NAMES, "f_test.go", "abc.py", "axcq.py", "b.py", "m.go"]
     for root in ("/repo", "/elsewhere/deep"):
-        for directory in VIEW_DIRECTORIES:
-            for name in VIEW_NAMES:
+        for directory in directories:
+            for name in names:
                 path = spell(f"{directory}/{name}" if directory else name, root)
-                expected = [i for i, p in enumerate(VIEW_SHAPES) if wcmatch_any(p, path)]
+                expected = [i for i, p in enumerate(patterns) if wcmatch_any(p, path)]
                 assert [key for key, _ in index.lookup(path)] == expected, (root, directory, name)
     views = index._views
     assert views is not None  # the views answered, not the index's own lookup
     answered = [view for view in views._memo.values() if view.candidates is not None]
-    assert len(answered) == 2 * len(VIEW_DIRECTORIES)
+    assert len(answered) == 2 * len(directories)
 
 
 def test_a_directory_is_viewed_again_under_another_root() -> None:

@@ -10,20 +10,25 @@ is, ends with or starts with a literal) and the test its group applies
 decided by a few string tests, with no bucket, group or probe.
 
 A *generic* alternative (wildcards in its directory part, ``packages/*/src/**``)
-is split at its last ``/``. A normalised path has no ``/`` in its name, and no
-piece of such a pattern matches a ``/`` in the last segment, so the part
-before the last ``/`` must match the directory and the last segment the name,
-each on its own. The directory part is decided once per directory, by RE2 on
-the directory followed by a stand-in name: the alternative with its last
-segment replaced by ``*``, or, when that segment is ``**`` (anything below),
-the alternative itself, which then holds for every name. The generic
-alternatives under one literal prefix are decided in one combined set.
+is kept in the view of every directory below its literal prefix and tested on
+the whole path, with its own matcher, once the name passes its key: the
+same test the index makes, no more often. Where dozens share one literal
+prefix (the index then compiles their combined set while it loads), each is
+split at its last ``/`` instead. A normalised path has no ``/`` in its name,
+and no piece of such a pattern matches a ``/`` in the last segment, so the
+part before the last ``/`` must match the directory and the last segment the
+name, each on its own. The directory parts are decided once per directory, in
+one combined RE2 set, on the directory followed by a stand-in name: each
+alternative with its last segment replaced by ``*``, or, when that segment is
+``**`` (anything below), the alternative itself, which then holds for every
+name.
 
 No view is made, and the index's own lookup answers, for a path outside the
 project, for a directory whose candidates are more than ``MAX_CANDIDATES``,
 for an index that allows more than that many alternatives anywhere (then every
-directory has them), and where an alternative cannot be split: escapes, a
-class in its last segment, no RE2 form, or a glob that may match the bare name.
+directory has them), for a glob that may match the bare name, and where a
+batch of dozens cannot be split (escapes, a class in a last segment, no RE2
+form).
 ``tests/test_globs.py`` and ``tests/test_glob_mix.py`` pin the views against
 wcmatch through ``GlobIndex.lookup``.
 """
@@ -33,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
-from ruleweave._kernel.globtable import full_match, in_place, utf8
+from ruleweave._kernel.globtable import full_match, in_place, spelled, utf8
 from ruleweave.globs._match import _EAGER, GroupEntry, Re2Sets, ancestors_of
 from ruleweave.globs._re2 import re2_pattern
 
@@ -89,11 +94,9 @@ class View(Generic[E]):
 
 
 class _Split(Generic[E]):
-    """Generic alternatives under one literal prefix: their directory parts, decided in one RE2 set.
-
-    Split (and translated) the first time a directory below the prefix is viewed, or, for a batch of
-    dozens, while the index loads, as its big groups are.
-    """
+    """Generic alternatives under one literal prefix. Dozens or more (``_EAGER``) are split, and their
+    directory parts compiled into one RE2 set, while the index loads, as its own big groups are;
+    fewer are tested on each whole path (``_WholePath``)."""
 
     __slots__ = ("_sets", "broken", "candidates", "entries")
 
@@ -138,6 +141,25 @@ class _Split(Generic[E]):
         for spelling in spellings:
             hits.update(sets.match(utf8(spelling)))
         return sorted(hits)
+
+
+class _WholePath(Generic[E]):
+    """A generic alternative in one directory's view: its own test on the whole path of a name.
+
+    Exactly the index's test of it (``GroupEntry.generic_matches``), made only for a name that
+    passed the alternative's key, as the index makes it only in the bucket the key selects.
+    """
+
+    __slots__ = ("directory", "entry", "parent")
+
+    def __init__(self, entry: E, directory: str, parent: str) -> None:
+        self.entry = entry
+        self.directory = directory
+        self.parent = parent
+
+    def __call__(self, name: str) -> bool:
+        entry = self.entry
+        return spelled(entry.test, entry.matcher(), self.directory + name, self.parent + name, name)
 
 
 def split_alternative(alternative: str) -> tuple[str | None, NameTest | None] | None:
@@ -186,6 +208,9 @@ class Views(Generic[E]):
         for split in self._split.values():
             if len(split.entries) >= _EAGER:  # as the index's groups: no call pays for dozens of translations
                 split.prepare()
+                if split.broken:
+                    self.usable = False
+                    return
 
     def _file(self, entry: E) -> None:
         test = entry.test
@@ -231,6 +256,7 @@ class Views(Generic[E]):
             return None
         return view.entries(name)
 
+
     def _view(self, directory: str, parent: str) -> View[E]:
         """Make and remember the view of a directory (relative, and absolute ending in ``/``)."""
         memo = self._memo
@@ -260,6 +286,12 @@ class Views(Generic[E]):
         for prefix in ("", *ancestors) if self._split else ():
             split = self._split.get(prefix)
             if split is None:
+                continue
+            if len(split.entries) < _EAGER:
+                found += [
+                    (_KEY_TESTS[e.shape.key_kind], e.shape.key, _WholePath(e, directory, parent), e)
+                    for e in split.entries
+                ]
                 continue
             # A generic alternative without a literal prefix may match the absolute spelling too.
             here = directory + _STAND_IN
