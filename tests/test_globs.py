@@ -130,6 +130,25 @@ def test_index_agrees_with_plain_matching_property(tokens: list[str], parts: lis
         assert bool(GlobIndex([("k", pattern)]).lookup(path)) is expected, (pattern, path)
 
 
+_PADDING = [(f"pad{i}", f"zz{i}/*.none") for i in range(16)]  # enough alternatives for directory views
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tokens=st.lists(st.sampled_from(_GLOB_TOKENS), min_size=1, max_size=6),
+    parts=st.lists(st.sampled_from(_PATH_PARTS), min_size=1, max_size=4),
+    sibling=st.sampled_from(_PATH_PARTS),
+)
+def test_views_agree_with_wcmatch_property(tokens: list[str], parts: list[str], sibling: str) -> None:
+    """Any small glob in an index with views: a file, then another of the same directory (its view's
+    answer), match exactly what wcmatch matches."""
+    pattern = "".join(tokens)
+    index = GlobIndex([("k", pattern), *_PADDING])
+    for rel in ("/".join(parts), "/".join([*parts[:-1], sibling])):
+        path = spell(rel)
+        assert bool(index.lookup(path)) is wcmatch_any(pattern, path), (pattern, rel)
+
+
 def wcmatch_any(pattern: str, path: PathSpellings) -> bool:
     """What wcmatch itself says: any spelling matches (a malformed glob matches nothing)."""
     if not pattern or is_malformed(pattern):
@@ -301,12 +320,21 @@ def test_directory_views_decide_new_names_like_wcmatch(patterns: list[str]) -> N
 
 def test_a_directory_is_viewed_again_under_another_root() -> None:
     """One absolute directory read under two project roots (two relative spellings) is decided for each."""
-    index = GlobIndex([("src", "src/*.ts"), ("top", "*.ts")], bare_anywhere=False)
+    others = [(f"o{i}", f"lib{i}/*.py") for i in range(20)]  # enough alternatives for views
+    index = GlobIndex([("src", "src/*.ts"), ("top", "*.ts"), *others], bare_anywhere=False)
     as_src = PathSpellings("src/a.ts", "/repo/src/a.ts", "a.ts")
     as_top = PathSpellings("a.ts", "/repo/src/a.ts", "a.ts")
     for _ in range(2):
         assert index.lookup(as_src) == [("src", "src/*.ts")]
         assert index.lookup(as_top) == [("top", "*.ts")]
+    assert index._views is not None and index._views._memo["/repo/src/"].directory == ""
+
+
+def test_small_indexes_hold_no_views() -> None:
+    """A rule's exclusions or a streamed rule's scope (a few globs) keep no memo of directories."""
+    index = GlobIndex([("k", "src/**/*.ts"), ("j", "**/test_*.py")])
+    assert index.lookup(spell("src/a/b.ts")) == [("k", "src/**/*.ts")]
+    assert index._views is None
 
 
 def test_crowded_directories_and_floods_fall_back_to_the_index() -> None:

@@ -23,19 +23,17 @@ alternative with its last segment replaced by ``*``, or, when that segment is
 ``**`` (anything below), the alternative itself, which then holds for every
 name.
 
-No view is made, and the index's own lookup answers, for a path outside the
-project, for a directory whose candidates are more than ``MAX_CANDIDATES``,
-for an index that allows more than that many alternatives anywhere (then every
-directory has them), for a glob that may match the bare name, and where a
-batch of dozens cannot be split (escapes, a class in a last segment, no RE2
-form).
-``tests/test_globs.py`` and ``tests/test_glob_mix.py`` pin the views against
-wcmatch through ``GlobIndex.lookup``.
+No view is made, and the index's own lookup answers, in an index of fewer than
+``MIN_ALTERNATIVES`` alternatives, for a path outside the project, for a
+directory whose candidates are more than ``MAX_CANDIDATES``, for an index that
+allows more than that many alternatives anywhere (then every directory has
+them), for a glob that may match the bare name, and where a batch of dozens
+cannot be split (escapes, a class in a last segment, no RE2 form).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from ruleweave._kernel.globtable import full_match, in_place, spelled, utf8
@@ -44,6 +42,10 @@ from ruleweave.globs._re2 import re2_pattern
 
 MAX_CANDIDATES = 48
 """The most alternatives one directory's view tests one by one; past it the index's lookup answers."""
+
+MIN_ALTERNATIVES = 16
+"""An index with fewer alternatives has no views: its own lookup visits a few buckets at most, and the
+many small indexes (a rule's exclusions, a streamed rule's scope) hold no memo of directories."""
 
 _VIEWS = 4_096  # directories whose view an index remembers (then it starts over)
 
@@ -185,7 +187,7 @@ class Views(Generic[E]):
         entries: Every alternative of the index.
     """
 
-    def __init__(self, entries: Iterable[E]) -> None:
+    def __init__(self, entries: Sequence[E]) -> None:
         self.usable = True
         """False when no directory can have a view (see the module docstring)."""
         self._anywhere: list[Candidate[E]] = []
@@ -195,6 +197,9 @@ class Views(Generic[E]):
         self._seg: dict[str, list[Candidate[E]]] = {}
         self._split: dict[str, _Split[E]] = {}  # by literal relative prefix ('' for anywhere)
         self._memo: dict[str, View[E]] = {}
+        if len(entries) < MIN_ALTERNATIVES:
+            self.usable = False
+            return
         anywhere = 0
         for entry in entries:
             # Past the bound anywhere (every directory would be over it) or a test of the bare name
