@@ -119,3 +119,34 @@ def test_instruction_file_notices_round_trip(ruleset: RuleSet, tmp_path: Path) -
     assert first is not None and "make api-test" in first.text
     again = session.notices_for("c1")
     assert again is not None and again.text == first.text
+
+
+def test_ledger_records_are_the_records_of_the_notices(write_tree: WriteTree) -> None:
+    """What the store keeps for each notice a call won is ``ledger.record`` of it, to the byte: a rule
+    whose name needs escaping, a nested instruction file, and the same rule won again after a release
+    (its record's head made once per source, its trigger per call)."""
+    from ruleweave import MemoryStore
+    from ruleweave._kernel import ledger
+
+    root = write_tree({
+        '.cursor/rules/qu"o\\te-é.mdc': "---\nglobs: src/**/*.ts\n---\nUse strict TypeScript.",
+        "services/api/AGENTS.md": "API service: run `make api-test`.",
+    })
+    store = MemoryStore()
+    session = RuleSet.load(RuleweaveConfig(cwd=root, builtin_rules=False)).session("s", store=store)
+
+    def check(calls: dict[str, str]) -> list[str]:
+        records = []
+        for call_id, rel in calls.items():
+            injection = session.after_tool_call("read", {"path": rel}, call_id=call_id)
+            assert injection is not None and {i.trigger for i in injection.items} == {rel}
+            expected = [ledger.record(i.kind, i.name, i.path, i.trigger, i.glob) for i in injection.items]
+            assert [record for _, record in store.ledger("s", [call_id])[call_id]] == expected
+            records += expected
+        return records
+
+    first = check({"c1": "src/app.ts", "c2": "services/api/main.go"})
+    assert first[0].startswith('["rule", "qu\\"o\\\\te-é", ') and first[1].startswith('["instructions", ')
+    session.compacted()  # the ledger starts over; the rule is won again, by another path
+    (again,) = check({"c3": "src/deep/other.ts"})
+    assert again.startswith('["rule", "qu\\"o\\\\te-é", ') and '"src/deep/other.ts"' in again

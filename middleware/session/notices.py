@@ -120,6 +120,8 @@ class Notices:
         # The nested lookups' answer per directory of touched files: one lookup for a new file of a
         # directory touched before (each lookup alone costs about as much as the glob index).
         self._directories: dict[str, _Directory] = {}
+        # Each notice source's ledger record head (``ledger.record_head``), made at its first record.
+        self._heads: _Heads = {}
 
     def _gate(self, rule: Rule) -> tuple[Condition, ...] | None:
         """The compiled ``regex`` gate of a rule (top-level or from a nested folder), ``None`` without one.
@@ -242,6 +244,9 @@ class Notices:
         found: dict[str, _Found] = {}  # by identity: each source once
         fixed = True
         facts, gated, content_gated = self._facts, self._gated, self._content_gated
+        heads = self._heads
+        if len(heads) >= _HEADS:
+            heads.clear()
         spelled = PathSpellings(*spell(path, self._root_prefix))
         trigger = spelled.relative or path
         parent = path[: path.rfind("/")] or "/"
@@ -250,7 +255,7 @@ class Notices:
             here = self._directory(parent)
         files, scoped, folders = here
         for name, glob in self._index.lookup(spelled):
-            rule_name, rule_path, body, provider, identity, key, head = facts[name]
+            rule_name, rule_path, body, provider, identity, key = facts[name]
             if identity in found:
                 continue
             if name in gated:
@@ -258,17 +263,17 @@ class Notices:
                 if not self._passes_gate(self._by_name[name], path, written):
                     continue
             match = Match("rule", rule_name, rule_path, trigger, glob, body, provider)
-            found[identity] = _Found(identity, match, key, head)
+            found[identity] = _Found(identity, match, key, heads)
         for nested in self.nested.for_path(path) if scoped else files:  # ``globs:`` files: by the path
             identity = nested.path
             if identity not in found:
                 match = Match("instructions", nested.display, identity, trigger, None, nested.body)
-                found[identity] = _Found(identity, match)
+                found[identity] = _Found(identity, match, heads=heads)
         for folder in folders:
             fixed = fixed and not folder.content_gated
             for match in self._folder_matches(folder, path, spelled, trigger, written):
                 if match.key not in found:
-                    found[match.key] = _Found(match.key, match)
+                    found[match.key] = _Found(match.key, match, heads=heads)
         return tuple(found.values()), fixed
 
     def _directory(self, parent: str) -> _Directory:
@@ -432,23 +437,29 @@ class _Found:
     (the record only when a call id asks for the ledger).
     """
 
-    __slots__ = ("_head", "_record", "identity", "key", "match")
+    __slots__ = ("_heads", "_record", "identity", "key", "match")
 
-    def __init__(self, identity: str, match: Match, key: str | None = None, head: str | None = None) -> None:
+    def __init__(
+        self, identity: str, match: Match, key: str | None = None, heads: _Heads | None = None
+    ) -> None:
         self.identity = identity
         self.match = match
         self.key = match.key if key is None else key
-        self._head = head  # the record's head (``ledger.record_head``), made once per rule
+        self._heads = heads  # record heads by source, shared by the rule set's paths
         self._record: str | None = None
 
     @property
     def record(self) -> str:
         """``Match.record``."""
         if self._record is None:
-            match, head = self.match, self._head
-            if head is None:
+            match, heads = self.match, self._heads
+            if heads is None:
                 self._record = match.record
             else:
+                source = (match.kind, match.name, match.path)
+                head = heads.get(source)
+                if head is None:
+                    head = heads[source] = ledger.record_head(*source)
                 self._record = ledger.record_with(head, match.trigger, match.glob)
         return self._record
 
@@ -491,6 +502,11 @@ _WrittenOr = Sequence[str] | Mapping[str, Any]
 
 _DIRECTORIES = 4_096  # directories whose nested answers a rule set remembers (then it starts over)
 
+_HEADS = 32_768  # notice sources whose record head a rule set remembers (then it starts over)
+
+_Heads = dict[tuple[str, str, str], str]
+"""Ledger record heads (``ledger.record_head``) by notice source: kind, name and path."""
+
 _Directory = tuple[tuple[NestedFile, ...], tuple[ScopedFile, ...], tuple[NestedFolder, ...]]
 """A directory's nested answers: instruction files for every file in it, ``globs:`` files to match
 each file against, and nested rule folders."""
@@ -504,11 +520,10 @@ def _notices_of(entry: _PathFound) -> int:
     return max(1, len(entry[0]))
 
 
-def _facts(rule: Rule) -> tuple[str, str, str, str, str, str, str]:
-    """A rule's notice fields (name, path, body, provider), identity, store key and record head."""
+def _facts(rule: Rule) -> tuple[str, str, str, str, str, str]:
+    """A rule's notice fields (name, path, body, provider), identity and store key."""
     identity = ledger.rule_id(rule.path, rule.name)
-    key, head = ledger.NOTICE_PREFIX + identity, ledger.record_head("rule", rule.name, rule.path)
-    return rule.name, rule.path, rule.content, rule.source.provider, identity, key, head
+    return rule.name, rule.path, rule.content, rule.source.provider, identity, ledger.NOTICE_PREFIX + identity
 
 
 def _rule_match(rule: Rule, trigger: str, glob: str | None) -> Match:
