@@ -318,6 +318,21 @@ def test_directory_views_decide_new_names_like_wcmatch(patterns: list[str]) -> N
     assert len(answered) == 2 * len(directories)
 
 
+def test_a_batch_of_the_index_s_own_patterns_reuses_its_set() -> None:
+    """Dozens of ``packages/*/src/areaN/**``: the views' batch and the index's group hold the same patterns,
+    so one RE2 set serves both, and files below and beside the areas match as wcmatch says."""
+    patterns = [f"packages/*/src/area{i}/**" for i in range(40)] + ["docs/*.md", "**/*.py"]
+    index = GlobIndex((i, p) for i, p in enumerate(patterns))
+    assert index._views is not None
+    assert index._views._split["packages/"]._sets is index._rest.under["packages/"]._generic_sets
+    for rel in ("packages/q/src/area7/a.ts", "packages/q/src/area7/deep/b.py", "packages/q/src/area70/c.ts",
+                "packages/q/src/d.ts", "packages/q/lib/area7/e.ts", "docs/f.md"):
+        for _ in range(2):
+            path = spell(rel)
+            expected = [i for i, p in enumerate(patterns) if wcmatch_any(p, path)]
+            assert [key for key, _ in index.lookup(path)] == expected, rel
+
+
 def test_a_directory_is_viewed_again_under_another_root() -> None:
     """One absolute directory read under two project roots (two relative spellings) is decided for each."""
     others = [(f"o{i}", f"lib{i}/*.py") for i in range(20)]  # enough alternatives for views

@@ -202,12 +202,15 @@ class _Bucket(Generic[K]):
         group.add(entry)
 
     def seal(self) -> None:
-        for group in (self.floating, self.root):
-            if group is not None:
-                group.seal()
+        for group in self.groups():
+            group.seal()
+
+    def groups(self) -> list[Group[_Entry[K]]]:
+        """Every group of the bucket."""
+        found = [group for group in (self.floating, self.root) if group is not None]
         for table in (self.under, self.child, self.seg_child, self.seg_under):
-            for group in table.values():
-                group.seal()
+            found.extend(table.values())
+        return found
 
     def collect(self, probe: Probe, out: list[_Entry[K]]) -> None:
         if self.floating is not None:
@@ -280,12 +283,15 @@ class GlobIndex(Generic[K]):
                 if key not in entry.keys:
                     entry.keys.append(key)
         self.size = len(entries)
-        for bucket in (self._rest, *self._names.values(), *self._suffixes.values(), *self._prefixes.values()):
+        buckets = (self._rest, *self._names.values(), *self._suffixes.values(), *self._prefixes.values())
+        for bucket in buckets:
             bucket.seal()
         self._suffix_lengths = sorted({len(key) for key in self._suffixes}, reverse=True)
         self._ancestries: dict[str, tuple[str, ...]] = {}
         self._prefix_lengths = sorted({len(key) for key in self._prefixes}, reverse=True)
-        views = Views(self._entries)  # load time: about a twentieth of the index's own build
+        # The views' batches reuse a set the groups compiled for the same patterns (``**`` tails).
+        compiled = dict(filter(None, (group.generic_compiled() for b in buckets for group in b.groups())))
+        views = Views(self._entries, compiled)  # load time: about a twentieth of the index's own build
         self._views: Views[_Entry[K]] | None = views if views.usable else None
 
     def _place(self, entry: _Entry[K]) -> None:

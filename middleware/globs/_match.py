@@ -299,6 +299,11 @@ class Group(Generic[E]):
             sets = self._generic_sets = Re2Sets([entry.operand() for entry in self.generic])
         return sets
 
+    def generic_compiled(self) -> tuple[tuple[str | None, ...], Re2Sets] | None:
+        """The generic alternatives' patterns and their combined set, once the set is built."""
+        sets = self._generic_sets
+        return None if sets is None else (tuple(entry.operand() for entry in self.generic), sets)
+
     def collect(self, probe: Probe, out: list[E]) -> None:
         """Append every entry of the group that matches the probed path."""
         if self.certain:

@@ -33,7 +33,7 @@ cannot be split (escapes, a class in a last segment, no RE2 form).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 from ruleweave._kernel.globtable import full_match, in_place, spelled, utf8
@@ -108,13 +108,14 @@ class _Split(Generic[E]):
         self.broken = False
         self._sets: Re2Sets | None = None
 
-    def prepare(self) -> None:
-        """Split and translate now (the index does it while loading for a big batch)."""
+    def prepare(self, compiled: Mapping[tuple[str | None, ...], Re2Sets] | None = None) -> None:
+        """Split and translate now (the index does it while loading for a big batch); ``compiled``:
+        sets already built, by their patterns."""
         if self._sets is None and not self.broken:
-            self._sets = self._prepare()
+            self._sets = self._prepare(compiled or {})
             self.broken = self._sets is None
 
-    def _prepare(self) -> Re2Sets | None:
+    def _prepare(self, compiled: Mapping[tuple[str | None, ...], Re2Sets]) -> Re2Sets | None:
         candidates: list[Candidate[E]] = []
         patterns: list[str | None] = []
         for entry in self.entries:
@@ -125,7 +126,7 @@ class _Split(Generic[E]):
             shape = entry.shape
             candidates.append((_KEY_TESTS[shape.key_kind], shape.key, test, entry))
             patterns.append(pattern)
-        sets = Re2Sets(patterns)
+        sets = compiled.get(tuple(patterns)) or Re2Sets(patterns)
         if sets.unsupported:
             return None
         self.candidates = candidates  # before the sets: a thread that sees the sets sees these
@@ -185,9 +186,13 @@ class Views(Generic[E]):
 
     Args:
         entries: Every alternative of the index.
+        compiled: RE2 sets the index has built already, by their patterns (a batch of the same
+            patterns uses its set rather than compile another).
     """
 
-    def __init__(self, entries: Sequence[E]) -> None:
+    def __init__(
+        self, entries: Sequence[E], compiled: Mapping[tuple[str | None, ...], Re2Sets] | None = None
+    ) -> None:
         self.usable = True
         """False when no directory can have a view (see the module docstring)."""
         self._anywhere: list[Candidate[E]] = []
@@ -212,7 +217,7 @@ class Views(Generic[E]):
             self._file(entry)
         for split in self._split.values():
             if len(split.entries) >= _EAGER:  # as the index's groups: no call pays for dozens of translations
-                split.prepare()
+                split.prepare(compiled)
                 if split.broken:
                     self.usable = False
                     return
