@@ -225,9 +225,10 @@ class Views(Generic[E]):
     def _file(self, entry: E) -> None:
         test = entry.test
         if test in ("rel", "any"):
-            split = self._split.get(entry.directory if test == "rel" else "")
+            prefix = entry.directory if test == "rel" else ""  # ``any``: no literal relative prefix
+            split = self._split.get(prefix)
             if split is None:
-                split = self._split[entry.directory if test == "rel" else ""] = _Split()
+                split = self._split[prefix] = _Split()
             split.entries.append(entry)
             return
         shape = entry.shape
