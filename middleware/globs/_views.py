@@ -97,52 +97,41 @@ class View(Generic[E]):
 
 class _Split(Generic[E]):
     """Generic alternatives under one literal prefix. Dozens or more (``_EAGER``) are split, and their
-    directory parts compiled into one RE2 set, while the index loads, as its own big groups are;
-    fewer are tested on each whole path (``_WholePath``)."""
+    directory parts compiled into one RE2 set, while the index loads (``prepare``), as its own big
+    groups are; fewer are tested on each whole path (``_WholePath``)."""
 
-    __slots__ = ("_sets", "broken", "candidates", "entries")
+    __slots__ = ("_sets", "candidates", "entries")
 
     def __init__(self) -> None:
         self.entries: list[E] = []
         self.candidates: list[Candidate[E]] = []
-        self.broken = False
-        self._sets: Re2Sets | None = None
+        self._sets = Re2Sets([])  # until ``prepare``
 
-    def prepare(self, compiled: Mapping[tuple[str | None, ...], Re2Sets] | None = None) -> None:
-        """Split and translate now (the index does it while loading for a big batch); ``compiled``:
-        sets already built, by their patterns."""
-        if self._sets is None and not self.broken:
-            self._sets = self._prepare(compiled or {})
-            self.broken = self._sets is None
-
-    def _prepare(self, compiled: Mapping[tuple[str | None, ...], Re2Sets]) -> Re2Sets | None:
+    def prepare(self, compiled: Mapping[tuple[str | None, ...], Re2Sets] | None) -> bool:
+        """Split the batch and compile its directory patterns (a set already built for the same
+        patterns, in ``compiled``, serves); False when one cannot be split or has no RE2 form."""
         candidates: list[Candidate[E]] = []
         patterns: list[str | None] = []
         for entry in self.entries:
             split = split_alternative(entry.shape.alternative)
             if split is None:
-                return None
+                return False
             pattern, test = split
             shape = entry.shape
             candidates.append((_KEY_TESTS[shape.key_kind], shape.key, test, entry))
             patterns.append(pattern)
-        sets = compiled.get(tuple(patterns)) or Re2Sets(patterns)
+        sets = (compiled or {}).get(tuple(patterns)) or Re2Sets(patterns)
         if sets.unsupported:
-            return None
-        self.candidates = candidates  # before the sets: a thread that sees the sets sees these
-        return sets
+            return False
+        self.candidates, self._sets = candidates, sets
+        return True
 
-    def decide(self, spellings: Iterable[str]) -> list[int] | None:
-        """The candidates whose directory part matches one of ``spellings`` (``directory/x``);
-        ``None`` when one of them cannot be split or has no RE2 form."""
-        if self._sets is None:
-            self.prepare()
-        sets = self._sets
-        if sets is None:
-            return None
+    def decide(self, spellings: Iterable[str]) -> list[int]:
+        """The candidates whose directory part matches one of ``spellings`` (``directory/x``); the
+        batch was prepared while the index loaded."""
         hits: set[int] = set()
         for spelling in spellings:
-            hits.update(sets.match(utf8(spelling)))
+            hits.update(self._sets.match(utf8(spelling)))
         return sorted(hits)
 
 
@@ -216,11 +205,10 @@ class Views(Generic[E]):
                 return
             self._file(entry)
         for split in self._split.values():
-            if len(split.entries) >= _EAGER:  # as the index's groups: no call pays for dozens of translations
-                split.prepare(compiled)
-                if split.broken:
-                    self.usable = False
-                    return
+            # As the index's groups: no call pays for dozens of translations.
+            if len(split.entries) >= _EAGER and not split.prepare(compiled):
+                self.usable = False
+                return
 
     def _file(self, entry: E) -> None:
         test = entry.test
@@ -307,8 +295,6 @@ class Views(Generic[E]):
             # A generic alternative without a literal prefix may match the absolute spelling too.
             here = directory + _STAND_IN
             hits = split.decide((here, parent + _STAND_IN) if not prefix else (here,))
-            if hits is None:
-                return None
             found += [split.candidates[i] for i in hits]
         if len(found) > MAX_CANDIDATES:
             return None

@@ -245,8 +245,6 @@ class Notices:
         fixed = True
         facts, gated, content_gated = self._facts, self._gated, self._content_gated
         heads = self._heads
-        if len(heads) >= _HEADS:
-            heads.clear()
         spelled = PathSpellings(*spell(path, self._root_prefix))
         trigger = spelled.relative or path
         parent = path[: path.rfind("/")] or "/"
@@ -459,6 +457,8 @@ class _Found:
                 source = (match.kind, match.name, match.path)
                 head = heads.get(source)
                 if head is None:
+                    if len(heads) >= _HEADS:  # bounded where it grows, not on every path
+                        heads.clear()
                     head = heads[source] = ledger.record_head(*source)
                 self._record = ledger.record_with(head, match.trigger, match.glob)
         return self._record
